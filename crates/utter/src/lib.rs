@@ -12,7 +12,9 @@ mod template;
 mod value;
 
 pub use delivery::{Delivery, Rephraser, Spoken};
-pub use memory::{Context, Entry, MapMemory, Memory, SlotMemory, UndeclaredEntry, Visibility};
+pub use memory::{
+    Context, Entry, EntryKey, MapMemory, Memory, SlotMemory, UndeclaredEntry, Visibility,
+};
 pub use template::{Piece, render};
 pub use value::{
     CmpOp, EvalError, Value, ValueRef, compare, py_eq, py_str, write_py_repr, write_py_str,

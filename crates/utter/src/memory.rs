@@ -18,35 +18,50 @@ pub enum Visibility {
 }
 
 /// A declared memory entry. A compiled registry numbers its entries densely
-/// (`id` = index in its entry table), so [`SlotMemory`] reads in O(1).
+/// (`id` = index in its entry table, sorted by namespace then name), so
+/// [`SlotMemory`] reads in O(1). Generated code holds `Entry<&'static str>`;
+/// the interpreter holds `Entry<String>`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Entry<'a> {
+pub struct Entry<S = &'static str> {
     pub id: usize,
     /// A skill id, or `project`.
-    pub namespace: &'a str,
-    pub name: &'a str,
+    pub namespace: S,
+    pub name: S,
     pub visibility: Visibility,
     /// Text a placeholder shows while the entry is unset, instead of being left
     /// as written (the reference engine's one such entry is
     /// `default_continue_interrupted.interrupted_task_name`).
-    pub unset_text: Option<&'a str>,
+    pub unset_text: Option<S>,
 }
 
-impl Entry<'_> {
-    /// `namespace.name`, the key the reference engine stores the value under.
-    pub fn key(&self) -> String {
-        format!("{}.{}", self.namespace, self.name)
+impl<S: AsRef<str>> Entry<S> {
+    /// What a [`Memory`] is asked with.
+    #[inline]
+    pub fn key(&self) -> EntryKey<'_> {
+        EntryKey {
+            id: self.id,
+            namespace: self.namespace.as_ref(),
+            name: self.name.as_ref(),
+        }
     }
+}
+
+/// An entry as a memory store sees it: its dense id and its names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EntryKey<'a> {
+    pub id: usize,
+    pub namespace: &'a str,
+    pub name: &'a str,
 }
 
 /// A store of memory values, read through the declared entry.
 pub trait Memory {
-    /// The value of `entry`, or `None` when unset.
-    fn get(&self, entry: &Entry<'_>) -> Option<&Value>;
+    /// The value of the entry, or `None` when unset.
+    fn get(&self, entry: EntryKey<'_>) -> Option<&Value>;
 }
 
 impl<M: Memory + ?Sized> Memory for &M {
-    fn get(&self, entry: &Entry<'_>) -> Option<&Value> {
+    fn get(&self, entry: EntryKey<'_>) -> Option<&Value> {
         (**self).get(entry)
     }
 }
@@ -72,14 +87,14 @@ impl std::error::Error for UndeclaredEntry {}
 
 /// Array-backed memory for one registry's entry table: O(1) reads by entry id.
 #[derive(Clone, Debug)]
-pub struct SlotMemory<'t> {
-    table: &'t [Entry<'t>],
+pub struct SlotMemory<'t, S = &'static str> {
+    table: &'t [Entry<S>],
     slots: Vec<Option<Value>>,
 }
 
-impl<'t> SlotMemory<'t> {
+impl<'t, S: AsRef<str>> SlotMemory<'t, S> {
     /// Empty memory for the entries of one registry (its `ENTRIES` table).
-    pub fn new(table: &'t [Entry<'t>]) -> Self {
+    pub fn new(table: &'t [Entry<S>]) -> Self {
         SlotMemory {
             table,
             slots: vec![None; table.len()],
@@ -88,10 +103,10 @@ impl<'t> SlotMemory<'t> {
 
     /// The declared entry `namespace.name`, if any (binary search: tables are
     /// sorted by namespace, then name).
-    pub fn entry(&self, namespace: &str, name: &str) -> Option<&'t Entry<'t>> {
-        let table: &'t [Entry<'t>] = self.table;
+    pub fn entry(&self, namespace: &str, name: &str) -> Option<&'t Entry<S>> {
+        let table: &'t [Entry<S>] = self.table;
         table
-            .binary_search_by(|e| (e.namespace, e.name).cmp(&(namespace, name)))
+            .binary_search_by(|e| (e.namespace.as_ref(), e.name.as_ref()).cmp(&(namespace, name)))
             .ok()
             .map(|i| &table[i])
     }
@@ -128,13 +143,13 @@ impl<'t> SlotMemory<'t> {
     }
 }
 
-impl Memory for SlotMemory<'_> {
-    fn get(&self, entry: &Entry<'_>) -> Option<&Value> {
+impl<S: AsRef<str>> Memory for SlotMemory<'_, S> {
+    fn get(&self, entry: EntryKey<'_>) -> Option<&Value> {
         let slot = self.slots.get(entry.id)?;
         debug_assert!(
-            self.table
-                .get(entry.id)
-                .is_some_and(|e| e.namespace == entry.namespace && e.name == entry.name),
+            self.table.get(entry.id).is_some_and(
+                |e| e.namespace.as_ref() == entry.namespace && e.name.as_ref() == entry.name
+            ),
             "SlotMemory used with an entry of another registry"
         );
         slot.as_ref()
@@ -168,7 +183,7 @@ impl MapMemory {
 }
 
 impl Memory for MapMemory {
-    fn get(&self, entry: &Entry<'_>) -> Option<&Value> {
+    fn get(&self, entry: EntryKey<'_>) -> Option<&Value> {
         self.values.get(entry.namespace)?.get(entry.name)
     }
 }
@@ -215,20 +230,22 @@ impl<'m> Context<'m> {
     }
 
     /// Whether the active view may read `entry`.
-    pub fn can_read(&self, entry: &Entry<'_>) -> bool {
+    pub fn can_read<S: AsRef<str>>(&self, entry: &Entry<S>) -> bool {
         match entry.visibility {
             Visibility::Project | Visibility::Public => true,
-            Visibility::Private => self.skill == Some(entry.namespace),
+            Visibility::Private => self.skill == Some(entry.namespace.as_ref()),
         }
     }
 
     /// The value of `entry` in this view: `None` when unset or not readable.
     #[inline]
-    pub fn read(&self, entry: &Entry<'_>) -> ValueRef<'m> {
+    pub fn read<S: AsRef<str>>(&self, entry: &Entry<S>) -> ValueRef<'m> {
         if !self.can_read(entry) {
             return ValueRef::None;
         }
-        self.memory.get(entry).map_or(ValueRef::None, Value::as_ref)
+        self.memory
+            .get(entry.key())
+            .map_or(ValueRef::None, Value::as_ref)
     }
 }
 
@@ -236,7 +253,7 @@ impl<'m> Context<'m> {
 mod tests {
     use super::*;
 
-    const TABLE: &[Entry<'static>] = &[
+    const TABLE: &[Entry] = &[
         Entry {
             id: 0,
             namespace: "card",

@@ -5,54 +5,52 @@ use std::borrow::Cow;
 use std::fmt::{self, Write};
 
 use crate::memory::{Context, Entry};
-use crate::value::{ValueRef, write_py_str};
+use crate::value::write_py_str;
 
-/// One piece of a variant's text, split at compile time.
-#[derive(Clone, Copy, Debug)]
-pub enum Piece<'a> {
+/// One piece of a variant's text, split at compile time. Generated code holds
+/// `Piece<&'static str, &'static [usize]>`; the interpreter owned strings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Piece<S = &'static str, C = &'static [usize]> {
     /// Literal text.
-    Text(&'a str),
-    /// `{session.<ns>.<entry>}`: read through the active view.
-    Session { entry: &'a Entry<'a>, raw: &'a str },
+    Text(S),
+    /// `{session.<ns>.<entry>}`: reads entry `entry` (an id) through the view.
+    Session { entry: usize, raw: S },
     /// `{entry}`: the active skill's own entry of that name, else the project
-    /// entry. `candidates` are the declared entries with that name.
-    Bare {
-        candidates: &'a [&'a Entry<'a>],
-        raw: &'a str,
-    },
+    /// entry; `candidates` are the ids of the declared entries with that name.
+    Bare { candidates: C, raw: S },
 }
 
-impl<'a> Piece<'a> {
-    fn value<'m>(&self, ctx: &Context<'m>) -> Option<(ValueRef<'m>, &'a Entry<'a>)> {
-        let entry: &'a Entry<'a> = match *self {
-            Piece::Text(_) => return None,
-            Piece::Session { entry, .. } => entry,
-            Piece::Bare { candidates, .. } => {
-                let own = ctx
-                    .skill()
-                    .and_then(|skill| candidates.iter().find(|e| e.namespace == skill));
-                *own.or_else(|| candidates.iter().find(|e| e.namespace == "project"))?
+impl<S: AsRef<str>, C: AsRef<[usize]>> Piece<S, C> {
+    fn write_to<N: AsRef<str>>(
+        &self,
+        out: &mut impl Write,
+        entries: &[Entry<N>],
+        ctx: &Context<'_>,
+    ) -> fmt::Result {
+        let (entry, raw) = match self {
+            Piece::Text(text) => return out.write_str(text.as_ref()),
+            Piece::Session { entry, raw } => (entries.get(*entry), raw),
+            Piece::Bare { candidates, raw } => {
+                let named = |ns: &str| {
+                    candidates
+                        .as_ref()
+                        .iter()
+                        .filter_map(|&id| entries.get(id))
+                        .find(|e| e.namespace.as_ref() == ns)
+                };
+                let own = ctx.skill().and_then(named);
+                (own.or_else(|| named("project")), raw)
             }
         };
-        Some((ctx.read(entry), entry))
-    }
-
-    fn write_to(&self, out: &mut impl Write, ctx: &Context<'_>) -> fmt::Result {
-        let raw = match *self {
-            Piece::Text(text) => return out.write_str(text),
-            Piece::Session { raw, .. } | Piece::Bare { raw, .. } => raw,
+        let Some(entry) = entry else {
+            return out.write_str(raw.as_ref());
         };
-        match self.value(ctx) {
-            Some((value, _)) if !value.is_none() => write_py_str(out, value),
-            Some((
-                _,
-                Entry {
-                    unset_text: Some(text),
-                    ..
-                },
-            )) => out.write_str(text),
-            // Unset, unreadable or undeclared: left exactly as written.
-            _ => out.write_str(raw),
+        let value = ctx.read(entry);
+        match (&entry.unset_text, value.is_none()) {
+            (_, false) => write_py_str(out, value),
+            (Some(text), true) => out.write_str(text.as_ref()),
+            // Unset or unreadable: left exactly as written.
+            (None, true) => out.write_str(raw.as_ref()),
         }
     }
 }
@@ -70,20 +68,24 @@ impl Write for Counter {
 /// Fills the placeholders of `pieces` from `ctx`. A text without placeholders
 /// is borrowed (no allocation); otherwise the result is built in exactly one
 /// allocation (its length is measured first).
-pub fn render<'a>(pieces: &'a [Piece<'a>], ctx: &Context<'_>) -> Cow<'a, str> {
+pub fn render<'a, S: AsRef<str>, C: AsRef<[usize]>, N: AsRef<str>>(
+    pieces: &'a [Piece<S, C>],
+    entries: &[Entry<N>],
+    ctx: &Context<'_>,
+) -> Cow<'a, str> {
     match pieces {
         [] => Cow::Borrowed(""),
-        [Piece::Text(text)] => Cow::Borrowed(text),
+        [Piece::Text(text)] => Cow::Borrowed(text.as_ref()),
         _ => {
             let mut counter = Counter(0);
             for piece in pieces {
                 // Counting cannot fail.
-                let _ = piece.write_to(&mut counter, ctx);
+                let _ = piece.write_to(&mut counter, entries, ctx);
             }
             let mut out = String::with_capacity(counter.0);
             for piece in pieces {
                 // Writing into a String cannot fail.
-                let _ = piece.write_to(&mut out, ctx);
+                let _ = piece.write_to(&mut out, entries, ctx);
             }
             Cow::Owned(out)
         }
@@ -96,67 +98,64 @@ mod tests {
     use crate::memory::{MapMemory, Visibility};
     use crate::value::Value;
 
-    const OWN: Entry<'static> = Entry {
-        id: 0,
-        namespace: "card",
-        name: "reason",
-        visibility: Visibility::Private,
-        unset_text: None,
-    };
-    const PROJECT: Entry<'static> = Entry {
-        id: 1,
-        namespace: "project",
-        name: "reason",
-        visibility: Visibility::Project,
-        unset_text: None,
-    };
-    const TASK: Entry<'static> = Entry {
-        id: 2,
-        namespace: "resume",
-        name: "task",
-        visibility: Visibility::Private,
-        unset_text: Some("your previous request"),
-    };
+    const ENTRIES: [Entry; 3] = [
+        Entry {
+            id: 0,
+            namespace: "card",
+            name: "reason",
+            visibility: Visibility::Private,
+            unset_text: None,
+        },
+        Entry {
+            id: 1,
+            namespace: "project",
+            name: "reason",
+            visibility: Visibility::Project,
+            unset_text: None,
+        },
+        Entry {
+            id: 2,
+            namespace: "resume",
+            name: "task",
+            visibility: Visibility::Private,
+            unset_text: Some("your previous request"),
+        },
+    ];
 
     #[test]
     fn bare_placeholders_prefer_the_active_skill() {
         let memory = MapMemory::new()
             .with("card", "reason", "lost")
             .with("project", "reason", "policy");
-        let pieces = [
+        let pieces: [Piece; 2] = [
             Piece::Text("why: "),
             Piece::Bare {
-                candidates: &[&OWN, &PROJECT],
+                candidates: &[0, 1],
                 raw: "{reason}",
             },
         ];
-        assert_eq!(
-            render(&pieces, &Context::for_skill(&memory, "card")),
-            "why: lost"
-        );
-        assert_eq!(render(&pieces, &Context::new(&memory)), "why: policy");
-        assert_eq!(
-            render(&pieces, &Context::for_skill(&memory, "other")),
-            "why: policy"
-        );
+        let r = |ctx: &Context<'_>| render(&pieces, &ENTRIES, ctx).into_owned();
+        assert_eq!(r(&Context::for_skill(&memory, "card")), "why: lost");
+        assert_eq!(r(&Context::new(&memory)), "why: policy");
+        assert_eq!(r(&Context::for_skill(&memory, "other")), "why: policy");
     }
 
     #[test]
     fn unset_and_none_are_left_as_written() {
         let memory = MapMemory::new().with("card", "reason", Value::None);
-        let pieces = [
+        let pieces: [Piece; 3] = [
             Piece::Session {
-                entry: &OWN,
+                entry: 0,
                 raw: "{session.card.reason}",
             },
             Piece::Text("/"),
             Piece::Session {
-                entry: &TASK,
+                entry: 2,
                 raw: "{session.resume.task}",
             },
         ];
         assert_eq!(
-            render(&pieces, &Context::for_skill(&memory, "card")),
+            render(&pieces, &ENTRIES, &Context::for_skill(&memory, "card")),
             "{session.card.reason}/your previous request"
         );
     }
@@ -164,26 +163,34 @@ mod tests {
     #[test]
     fn values_are_never_rescanned() {
         let memory = MapMemory::new().with("project", "reason", "{session.card.reason}");
-        let pieces = [
+        let pieces: [Piece; 2] = [
             Piece::Session {
-                entry: &PROJECT,
+                entry: 1,
                 raw: "{session.project.reason}",
             },
             Piece::Text("!"),
         ];
         assert_eq!(
-            render(&pieces, &Context::new(&memory)),
+            render(&pieces, &ENTRIES, &Context::new(&memory)),
             "{session.card.reason}!"
         );
     }
 
     #[test]
-    fn literal_text_is_borrowed() {
-        let memory = MapMemory::new();
-        let pieces = [Piece::Text("hello")];
+    fn literal_text_is_borrowed_and_owned_pieces_work() {
+        let memory = MapMemory::new().with("project", "reason", 2.5);
+        let pieces: [Piece; 1] = [Piece::Text("hello")];
         assert!(matches!(
-            render(&pieces, &Context::new(&memory)),
+            render(&pieces, &ENTRIES, &Context::new(&memory)),
             Cow::Borrowed("hello")
         ));
+        let owned: Vec<Piece<String, Vec<usize>>> = vec![
+            Piece::Text("x=".to_owned()),
+            Piece::Bare {
+                candidates: vec![1],
+                raw: "{reason}".to_owned(),
+            },
+        ];
+        assert_eq!(render(&owned, &ENTRIES, &Context::new(&memory)), "x=2.5");
     }
 }

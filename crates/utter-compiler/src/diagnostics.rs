@@ -1,0 +1,291 @@
+//! Findings: every problem found in a project, with its code and location,
+//! and their rendering (rustc-style snippets through annotate-snippets).
+
+use std::fmt::Write as _;
+use std::ops::Range;
+
+use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
+
+/// Finding codes. Those under `mantle.` are the reference engine's, spelled
+/// exactly as it spells them; those under `utter.` are checks of our own.
+pub mod codes {
+    pub const INVALID_VARIANT_SHAPE: &str = "mantle.validation.response.invalid_variant_shape";
+    pub const INVALID_VARIANT_KEY: &str = "mantle.validation.response.invalid_variant_key";
+    pub const EMPTY_BODY: &str = "mantle.validation.response.empty_body";
+    pub const INVALID_CONDITION: &str = "mantle.validation.response.invalid_condition";
+    pub const UNKNOWN_MEMORY_KEY: &str = "mantle.validation.response.unknown_memory_key";
+    pub const DEFAULT_REQUIRED: &str = "mantle.validation.response.default_required";
+    pub const MULTIPLE_DEFAULTS: &str = "mantle.validation.response.multiple_defaults";
+    pub const SKILL_RESERVED_ID: &str = "mantle.validation.skill.reserved_id";
+    pub const SKILL_INVALID_ID: &str = "mantle.validation.skill.invalid_id";
+    /// The strict runtime loader's error code.
+    pub const REGISTRY_INVALID_VARIANT: &str = "responses.registry.invalid_variant";
+    /// The strict runtime loader's code when project validation has errors.
+    pub const PROJECT_VALIDATION_ERROR: &str = "mantle.validate_project.project_validation_error";
+
+    pub const YAML_SYNTAX: &str = "utter.yaml.syntax";
+    pub const YAML_DUPLICATE_KEY: &str = "utter.yaml.duplicate_key";
+    pub const YAML_LIMIT: &str = "utter.yaml.limit_exceeded";
+    pub const YAML_ENCODING: &str = "utter.yaml.invalid_encoding";
+    pub const YAML_UNSUPPORTED: &str = "utter.yaml.unsupported";
+    pub const FILE_SHAPE: &str = "utter.validation.file.invalid_shape";
+    pub const FILE_UNKNOWN_KEY: &str = "utter.validation.file.unknown_key";
+    pub const DUPLICATE_RESPONSE: &str = "utter.validation.response.duplicate_name";
+    pub const DEFINED_BY_TWO_SKILLS: &str = "utter.validation.response.defined_by_two_skills";
+    pub const INVALID_REPHRASE: &str = "utter.validation.response.invalid_rephrase";
+    pub const UNKNOWN_PLACEHOLDER: &str = "utter.validation.response.unknown_placeholder";
+    pub const MEMORY_SHAPE: &str = "utter.validation.memory.invalid_shape";
+    pub const MEMORY_ACCESS_IGNORED: &str = "utter.validation.memory.access_not_enforced";
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
+/// One problem in one file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    pub code: &'static str,
+    pub severity: Severity,
+    /// Path relative to the agent folder, `/`-separated.
+    pub file: String,
+    pub response: Option<String>,
+    /// 0-based index of the variant in its YAML list.
+    pub variant: Option<usize>,
+    /// 1-based line and column (columns count characters).
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+    /// Byte range in the file the finding points at.
+    pub span: Range<usize>,
+}
+
+impl Finding {
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+
+    /// `response `x`, variant 2: ` (or less) before the message.
+    pub fn subject(&self) -> String {
+        match (&self.response, self.variant) {
+            (Some(r), Some(v)) => format!("response `{r}`, variant {v}: "),
+            (Some(r), None) => format!("response `{r}`: "),
+            _ => String::new(),
+        }
+    }
+
+    /// The self-contained one-line form: `file:line:col: code: subject message`.
+    pub fn one_line(&self) -> String {
+        format!(
+            "{}:{}:{}: {}: {}{}",
+            self.file,
+            self.line,
+            self.column,
+            self.code,
+            self.subject(),
+            self.message
+        )
+    }
+}
+
+/// A source file of the project, as text, with a line index.
+#[derive(Clone, Debug)]
+pub struct SourceFile {
+    /// Path relative to the agent folder (or `<bundled>/...`).
+    pub label: String,
+    pub text: String,
+    line_starts: Vec<usize>,
+}
+
+impl SourceFile {
+    pub fn new(label: impl Into<String>, text: impl Into<String>) -> Self {
+        let text = text.into();
+        let mut line_starts = vec![0];
+        line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        SourceFile {
+            label: label.into(),
+            text,
+            line_starts,
+        }
+    }
+
+    /// 1-based line and character column of a byte offset (clamped to the text).
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        let offset = self.floor_boundary(offset);
+        let line = self.line_starts.partition_point(|&s| s <= offset) - 1;
+        let column = self.text[self.line_starts[line]..offset].chars().count();
+        (line + 1, column + 1)
+    }
+
+    /// The largest char boundary at or before `offset`, within the text.
+    pub fn floor_boundary(&self, offset: usize) -> usize {
+        let mut offset = offset.min(self.text.len());
+        while !self.text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        offset
+    }
+
+    /// A finding located at `span` of this file.
+    pub fn finding(
+        &self,
+        code: &'static str,
+        severity: Severity,
+        span: Range<usize>,
+        message: impl Into<String>,
+    ) -> Finding {
+        let start = self.floor_boundary(span.start);
+        let end = self.floor_boundary(span.end.max(start));
+        let (line, column) = self.line_col(start);
+        Finding {
+            code,
+            severity,
+            file: self.label.clone(),
+            response: None,
+            variant: None,
+            line,
+            column,
+            message: message.into(),
+            span: start..end,
+        }
+    }
+}
+
+/// Renders a finding rustc-style: `error[code]: message`, ` --> file:line:col`
+/// and the source line with a caret.
+pub fn render_finding(finding: &Finding, source: Option<&SourceFile>) -> String {
+    let title = format!("{}{}", finding.subject(), finding.message);
+    let level = match finding.severity {
+        Severity::Error => Level::ERROR,
+        Severity::Warning => Level::WARNING,
+    };
+    let rendered = match source {
+        Some(source) if !source.text.is_empty() => {
+            let span = source.floor_boundary(finding.span.start)
+                ..source.floor_boundary(finding.span.end.max(finding.span.start));
+            // Underline within the first line only: a caret, not a wall of text.
+            let line_end = source.text[span.start..]
+                .find(['\n', '\r'])
+                .map_or(source.text.len(), |i| span.start + i);
+            let end = span.end.min(line_end).max(span.start);
+            let report = [level.primary_title(&title).id(finding.code).element(
+                Snippet::source(source.text.as_str())
+                    .path(finding.file.as_str())
+                    .annotation(AnnotationKind::Primary.span(span.start..end)),
+            )];
+            Renderer::plain().render(&report)
+        }
+        _ => {
+            let mut out = format!("{}[{}]: {title}\n", finding.severity.as_str(), finding.code);
+            let _ = write!(
+                out,
+                " --> {}:{}:{}",
+                finding.file, finding.line, finding.column
+            );
+            out
+        }
+    };
+    rendered.to_string()
+}
+
+/// Findings sorted the way every output shows them: by file, position, code.
+pub fn sort_findings(findings: &mut [Finding]) {
+    findings.sort_by(|a, b| {
+        (&a.file, a.span.start, a.code, &a.message).cmp(&(
+            &b.file,
+            b.span.start,
+            b.code,
+            &b.message,
+        ))
+    });
+}
+
+/// Levenshtein distance, for did-you-mean hints.
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = if ca == *cb {
+                prev
+            } else {
+                1 + prev.min(row[j]).min(cur)
+            };
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
+/// The closest of `candidates` to `word`, if close enough to be a typo.
+pub fn did_you_mean<'c>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'c str>,
+) -> Option<&'c str> {
+    let limit = (word.chars().count() / 3).max(1);
+    candidates
+        .into_iter()
+        .map(|c| (edit_distance(word, c), c))
+        .filter(|(d, _)| *d <= limit)
+        .min()
+        .map(|(_, c)| c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_and_column_count_characters() {
+        let file = SourceFile::new("r.yml", "a: é\r\nbé: x\n");
+        assert_eq!(file.line_col(0), (1, 1));
+        let x = file.text.find('x').unwrap();
+        assert_eq!(file.line_col(x), (2, 5));
+        assert_eq!(file.line_col(10_000), (3, 1));
+    }
+
+    #[test]
+    fn suggestions_find_typos() {
+        assert_eq!(
+            did_you_mean("conditon", ["text", "condition", "metadata"]),
+            Some("condition")
+        );
+        assert_eq!(
+            did_you_mean("buttons", ["text", "condition", "metadata"]),
+            None
+        );
+    }
+
+    #[test]
+    fn renders_rustc_style() {
+        let file = SourceFile::new("responses.yml", "responses:\n  a:\n    - text: ''\n");
+        let at = file.text.find("''").unwrap();
+        let mut finding =
+            file.finding(codes::EMPTY_BODY, Severity::Error, at..at + 2, "empty text");
+        finding.response = Some("a".into());
+        finding.variant = Some(0);
+        let out = render_finding(&finding, Some(&file));
+        assert!(
+            out.starts_with(
+                "error[mantle.validation.response.empty_body]: response `a`, variant 0: empty text"
+            ),
+            "{out}"
+        );
+        assert!(out.contains(" --> responses.yml:3:13"), "{out}");
+        assert!(out.contains("^^"), "{out}");
+    }
+}

@@ -1,0 +1,2 @@
+//! Loading: project files from disk, YAML into spanned nodes.
+pub mod yaml;
