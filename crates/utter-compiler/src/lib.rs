@@ -1,7 +1,25 @@
-//! The utter compiler: load a Mantle agent project, validate it, lower it to
-//! a registry, and either interpret it or generate Rust code for it.
+//! The utter compiler. The pipeline, one module a step:
+//!
+//! 1. [`load`]: read the project's files; YAML into spanned nodes; walk them
+//!    into raw responses and memory declarations.
+//! 2. [`validate`]: check every file (conditions parsed by [`condition`],
+//!    placeholders by [`template`]), merge the registry; findings accumulate.
+//! 3. [`lower`]: an error-free project into the registry IR.
+//! 4. Run it: [`interpret`] delivers at run time; `codegen` emits Rust.
 #![forbid(unsafe_code)]
 
+pub mod bundled;
 pub mod condition;
 pub mod diagnostics;
+pub mod interpret;
 pub mod load;
+pub mod lower;
+pub mod memory_json;
+pub mod template;
+pub mod validate;
+
+pub use diagnostics::{Finding, Severity, SourceFile, codes};
+pub use interpret::RegistryError;
+pub use load::project::{ProjectFiles, ReadError};
+pub use lower::{Registry, lower};
+pub use validate::{Checked, check};

@@ -85,20 +85,22 @@ fn resolve_plain(v: &str) -> Resolved<'_> {
     if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
         return v.parse().map_or(Resolved::Str(v), Resolved::Int);
     }
-    if let Some(hex) = v.strip_prefix("0x") {
-        if !hex.is_empty() && hex.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return i64::from_str_radix(hex, 16).map_or(Resolved::Str(v), Resolved::Int);
-        }
+    if let Some(hex) = v.strip_prefix("0x")
+        && !hex.is_empty()
+        && hex.bytes().all(|b| b.is_ascii_hexdigit())
+    {
+        return i64::from_str_radix(hex, 16).map_or(Resolved::Str(v), Resolved::Int);
     }
-    if let Some(oct) = v.strip_prefix("0o") {
-        if !oct.is_empty() && oct.bytes().all(|b| (b'0'..=b'7').contains(&b)) {
-            return i64::from_str_radix(oct, 8).map_or(Resolved::Str(v), Resolved::Int);
-        }
+    if let Some(oct) = v.strip_prefix("0o")
+        && !oct.is_empty()
+        && oct.bytes().all(|b| (b'0'..=b'7').contains(&b))
+    {
+        return i64::from_str_radix(oct, 8).map_or(Resolved::Str(v), Resolved::Int);
     }
-    if is_core_float(digits) {
-        if let Ok(f) = v.parse::<f64>() {
-            return Resolved::Float(f);
-        }
+    if is_core_float(digits)
+        && let Ok(f) = v.parse::<f64>()
+    {
+        return Resolved::Float(f);
     }
     Resolved::Str(v)
 }

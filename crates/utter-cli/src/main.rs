@@ -1,0 +1,308 @@
+//! `utter`: validate a Mantle agent project in CI, render its responses for a
+//! given memory, and show the Rust code it compiles to.
+//!
+//! Exit codes: 0 success, 1 the project has error findings, 2 cannot run.
+#![forbid(unsafe_code)]
+
+mod json;
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use utter::{Context, SlotMemory};
+use utter_compiler::diagnostics::{did_you_mean, render_finding};
+use utter_compiler::{Checked, Finding, ProjectFiles, check, lower, memory_json};
+
+const USAGE: &str = "\
+utter: compile-time checked responses for Rasa Mantle agents
+
+Usage:
+  utter check [AGENT_DIR] [--format human|json]
+  utter render AGENT_DIR RESPONSE [--skill ID] [--memory FILE.json] [--format text|json]
+  utter expand AGENT_DIR
+
+Commands:
+  check    Validate every responses.yml and memory.yml of the project (default folder: .)
+  render   Deliver one response for a memory given as JSON: {\"<namespace>\": {\"<entry>\": value}}
+  expand   Print the Rust code the project compiles to
+
+Exit codes: 0 ok, 1 the project has errors, 2 utter could not run.";
+
+/// A failure to run: bad arguments, unreadable input. Exit code 2.
+struct Fatal(String);
+
+impl<E: std::fmt::Display> From<E> for Fatal {
+    fn from(e: E) -> Self {
+        Fatal(e.to_string())
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Format {
+    Human,
+    Json,
+}
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(code) => code,
+        Err(Fatal(message)) => {
+            eprintln!("error: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run() -> Result<ExitCode, Fatal> {
+    use lexopt::prelude::*;
+    let mut parser = lexopt::Parser::from_env();
+    let command = match parser.next()? {
+        Some(Value(v)) => v.string()?,
+        Some(Long("help") | Short('h')) => {
+            println!("{USAGE}");
+            return Ok(ExitCode::SUCCESS);
+        }
+        Some(Long("version") | Short('V')) => {
+            println!("utter {}", env!("CARGO_PKG_VERSION"));
+            return Ok(ExitCode::SUCCESS);
+        }
+        Some(other) => return Err(Fatal(format!("{}\n\n{USAGE}", other.unexpected()))),
+        None => return Err(Fatal(format!("a command is required\n\n{USAGE}"))),
+    };
+    let mut positional: Vec<String> = Vec::new();
+    let mut format: Option<String> = None;
+    let mut skill: Option<String> = None;
+    let mut memory: Option<PathBuf> = None;
+    while let Some(arg) = parser.next()? {
+        match arg {
+            Long("format") if command != "expand" => format = Some(parser.value()?.string()?),
+            Long("skill") if command == "render" => skill = Some(parser.value()?.string()?),
+            Long("memory") if command == "render" => memory = Some(parser.value()?.into()),
+            Long("help") | Short('h') => {
+                println!("{USAGE}");
+                return Ok(ExitCode::SUCCESS);
+            }
+            Value(v) => positional.push(v.string()?),
+            other => {
+                return Err(Fatal(format!(
+                    "{} for `utter {command}`",
+                    other.unexpected()
+                )));
+            }
+        }
+    }
+    match command.as_str() {
+        "check" => {
+            let format = parse_format(format.as_deref(), &["human", "json"])?;
+            let [dir] = take::<1>(positional, &["AGENT_DIR"], Some("."))?;
+            cmd_check(Path::new(&dir), format)
+        }
+        "render" => {
+            let format = parse_format(format.as_deref(), &["text", "json"])?;
+            let [dir, response] = take::<2>(positional, &["AGENT_DIR", "RESPONSE"], None)?;
+            cmd_render(
+                Path::new(&dir),
+                &response,
+                skill.as_deref(),
+                memory.as_deref(),
+                format,
+            )
+        }
+        "expand" => {
+            let [dir] = take::<1>(positional, &["AGENT_DIR"], None)?;
+            cmd_expand(Path::new(&dir))
+        }
+        other => Err(Fatal(format!("unknown command `{other}`\n\n{USAGE}"))),
+    }
+}
+
+fn parse_format(value: Option<&str>, allowed: &[&str]) -> Result<Format, Fatal> {
+    match value {
+        None => Ok(Format::Human),
+        Some(v) if allowed.contains(&v) => Ok(if v == "json" {
+            Format::Json
+        } else {
+            Format::Human
+        }),
+        Some(v) => Err(Fatal(format!(
+            "invalid --format `{v}`: expected {}",
+            allowed.join(" or ")
+        ))),
+    }
+}
+
+/// Exactly `N` positional arguments (the last may default).
+fn take<const N: usize>(
+    args: Vec<String>,
+    names: &[&str; N],
+    default_last: Option<&str>,
+) -> Result<[String; N], Fatal> {
+    let mut args = args;
+    if args.len() == N - 1
+        && let Some(d) = default_last
+    {
+        args.push(d.to_owned());
+    }
+    match <[String; N]>::try_from(args) {
+        Ok(a) => Ok(a),
+        Err(args) if args.len() < N => Err(Fatal(format!(
+            "missing argument {}\n\n{USAGE}",
+            names[args.len()]
+        ))),
+        Err(args) => Err(Fatal(format!(
+            "unexpected argument `{}`\n\n{USAGE}",
+            args[N]
+        ))),
+    }
+}
+
+fn load(dir: &Path) -> Result<Checked, Fatal> {
+    let files = ProjectFiles::read(dir)?;
+    Ok(check(&files))
+}
+
+fn print_findings_human(
+    out: &mut impl std::io::Write,
+    checked: &Checked,
+    findings: &[Finding],
+) -> std::io::Result<()> {
+    for finding in findings {
+        writeln!(
+            out,
+            "{}\n",
+            render_finding(finding, checked.source(&finding.file))
+        )?;
+    }
+    Ok(())
+}
+
+fn summary(checked: &Checked) -> (usize, usize) {
+    let errors = checked.findings.iter().filter(|f| f.is_error()).count();
+    (errors, checked.findings.len() - errors)
+}
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
+fn cmd_check(dir: &Path, format: Format) -> Result<ExitCode, Fatal> {
+    let checked = load(dir)?;
+    let (errors, warnings) = summary(&checked);
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    match format {
+        Format::Json => writeln!(out, "{}", json::findings(&checked.findings))?,
+        Format::Human => {
+            print_findings_human(&mut out, &checked, &checked.findings)?;
+            let project_files = checked
+                .sources
+                .iter()
+                .filter(|s| !s.label.starts_with("<bundled>"))
+                .count();
+            writeln!(
+                out,
+                "{}: {} checked in {}: {}, {}",
+                if errors > 0 { "error" } else { "ok" },
+                dir.display(),
+                plural(project_files, "file"),
+                plural(errors, "error"),
+                plural(warnings, "warning"),
+            )?;
+        }
+    }
+    Ok(if errors > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn cmd_render(
+    dir: &Path,
+    response: &str,
+    skill: Option<&str>,
+    memory_file: Option<&Path>,
+    format: Format,
+) -> Result<ExitCode, Fatal> {
+    let checked = load(dir)?;
+    let registry = match lower(&checked) {
+        Ok(registry) => registry,
+        Err(errors) => {
+            let stderr = std::io::stderr();
+            let mut err = stderr.lock();
+            print_findings_human(&mut err, &checked, &errors)?;
+            writeln!(
+                err,
+                "error: {} has {}; nothing rendered",
+                dir.display(),
+                plural(errors.len(), "error")
+            )?;
+            return Ok(ExitCode::from(1));
+        }
+    };
+    if let Some(skill) = skill
+        && !registry.skills.iter().any(|s| s == skill)
+    {
+        {
+            let hint = did_you_mean(skill, registry.skills.iter().map(String::as_str))
+                .map(|s| format!(" (did you mean `{s}`?)"))
+                .unwrap_or_default();
+            return Err(Fatal(format!(
+                "unknown skill `{skill}`{hint}; the project's skills are: {}",
+                registry.skills.join(", ")
+            )));
+        }
+    }
+    let mut memory = SlotMemory::new(&registry.entries);
+    if let Some(path) = memory_file {
+        let label = path.display().to_string();
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Fatal(format!("cannot read memory file `{label}`: {e}")))?;
+        let assignments = memory_json::parse(&text).map_err(|e| Fatal(format!("{label}:{e}")))?;
+        for a in assignments {
+            if let Err(undeclared) = memory.set(&a.namespace, &a.entry, a.value) {
+                let key = format!("{}.{}", a.namespace, a.entry);
+                let keys: Vec<String> = registry
+                    .entries
+                    .iter()
+                    .map(|e| format!("{}.{}", e.namespace, e.name))
+                    .collect();
+                let hint = did_you_mean(&key, keys.iter().map(String::as_str))
+                    .map(|s| format!(" (did you mean `{s}`?)"))
+                    .unwrap_or_default();
+                eprintln!(
+                    "warning: {label}:{}:{}: {undeclared}{hint}; it is not readable and is ignored",
+                    a.line, a.column
+                );
+            }
+        }
+    }
+    let ctx = match skill {
+        Some(skill) => Context::for_skill(&memory, skill),
+        None => Context::new(&memory),
+    };
+    let delivery = registry.deliver(response, &ctx);
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    match format {
+        Format::Human => writeln!(out, "{}", delivery.text)?,
+        Format::Json => writeln!(out, "{}", json::delivery(&delivery))?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn cmd_expand(dir: &Path) -> Result<ExitCode, Fatal> {
+    let checked = load(dir)?;
+    if checked.has_errors() {
+        let errors: Vec<Finding> = checked.errors().cloned().collect();
+        let stderr = std::io::stderr();
+        print_findings_human(&mut stderr.lock(), &checked, &errors)?;
+        return Ok(ExitCode::from(1));
+    }
+    Err(Fatal("`utter expand` is not available yet".into()))
+}

@@ -1,0 +1,59 @@
+//! The default skills bundled with the reference engine (its `default_skills`),
+//! with the same skill ids, response names and memory entries, worded by us.
+//! A project overrides any of their responses by name, and a skill's memory
+//! by providing `skills/<id>/memory.yml`.
+
+/// One bundled skill: its id and the texts of its files, if any.
+pub struct BundledSkill {
+    pub id: &'static str,
+    pub responses: Option<&'static str>,
+    pub memory: Option<&'static str>,
+}
+
+macro_rules! skill {
+    ($id:literal, responses, memory) => {
+        BundledSkill {
+            id: $id,
+            responses: Some(include_str!(concat!("../bundled/", $id, "/responses.yml"))),
+            memory: Some(include_str!(concat!("../bundled/", $id, "/memory.yml"))),
+        }
+    };
+    ($id:literal, responses) => {
+        BundledSkill {
+            id: $id,
+            responses: Some(include_str!(concat!("../bundled/", $id, "/responses.yml"))),
+            memory: None,
+        }
+    };
+    ($id:literal) => {
+        BundledSkill {
+            id: $id,
+            responses: None,
+            memory: None,
+        }
+    };
+}
+
+/// Sorted by id: the order they are merged in.
+pub const SKILLS: &[BundledSkill] = &[
+    skill!("default_completed", responses, memory),
+    skill!("default_continue_interrupted", responses, memory),
+    skill!("default_customer_satisfaction", responses, memory),
+    skill!("default_session_start"),
+    skill!("default_silence_timeout", responses),
+    skill!("default_silence_timeout_hangup", responses),
+    skill!("default_unsupported_request_handler", responses, memory),
+];
+
+/// The file label of a bundled skill's file, as findings show it.
+pub fn label(id: &str, file: &str) -> String {
+    format!("<bundled>/{id}/{file}")
+}
+
+/// Entries whose placeholder shows a text while unset instead of being left
+/// as written: the reference engine's one special case.
+pub const UNSET_TEXTS: &[(&str, &str, &str)] = &[(
+    "default_continue_interrupted",
+    "interrupted_task_name",
+    "your previous request",
+)];

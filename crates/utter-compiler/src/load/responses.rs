@@ -1,0 +1,314 @@
+//! `responses.yml` into raw responses, leniently: every shape problem becomes
+//! a finding and the walk goes on, so one run reports everything.
+
+use std::ops::Range;
+
+use super::FileCx;
+use super::yaml::{Node, NodeKind, Resolved};
+use crate::diagnostics::{Severity, codes, did_you_mean};
+
+/// The keys a variant mapping may have.
+pub const VARIANT_KEYS: &[&str] = &["condition", "metadata", "text"];
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ConditionField {
+    /// No `condition`, or `condition: null`: a default variant.
+    Absent,
+    /// A string condition (possibly blank, which is then reported).
+    Text { text: String, node: Node },
+    /// Not a string: reported, and counted as a default like the reference does.
+    Invalid,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct RawVariant {
+    /// 0-based position in the YAML list.
+    pub index: usize,
+    pub span: Range<usize>,
+    pub text: String,
+    /// Where the text is (the variant itself for a plain-string variant).
+    pub text_node: Option<Node>,
+    pub condition: ConditionField,
+    pub rephrase: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct RawResponse {
+    pub name: String,
+    pub name_span: Range<usize>,
+    pub variants: Vec<RawVariant>,
+    /// False when the value is not a non-empty list: such a response is
+    /// reported and left out of the registry.
+    pub well_formed: bool,
+}
+
+/// Walks the root node of a `responses.yml` file.
+pub fn walk(cx: &mut FileCx<'_>, root: Option<&Node>) -> Vec<RawResponse> {
+    let Some(root) = root else { return Vec::new() };
+    let Some(pairs) = cx.mapping(root, "a responses.yml file", codes::FILE_SHAPE) else {
+        return Vec::new();
+    };
+    let mut responses = Vec::new();
+    for (key, (key_span, value)) in pairs {
+        match key.as_str() {
+            "responses" => {
+                if let NodeKind::Scalar(s) = &value.kind
+                    && s.resolve() == Resolved::Null
+                {
+                    continue;
+                }
+                let Some(entries) = cx.mapping_with(
+                    value,
+                    "`responses`",
+                    codes::FILE_SHAPE,
+                    codes::DUPLICATE_RESPONSE,
+                ) else {
+                    continue;
+                };
+                for (name, located) in entries {
+                    responses.push(walk_response(cx, name, located));
+                }
+            }
+            "version" => {}
+            other => {
+                let hint = did_you_mean(other, ["responses"])
+                    .map(|s| format!(" (did you mean `{s}`?)"))
+                    .unwrap_or_default();
+                cx.report(
+                    codes::FILE_UNKNOWN_KEY,
+                    Severity::Error,
+                    key_span,
+                    format!("unknown top-level key `{other}`{hint}; a responses.yml file holds `responses:`"),
+                );
+            }
+        }
+    }
+    responses
+}
+
+fn walk_response(
+    cx: &mut FileCx<'_>,
+    name: String,
+    (name_span, value): (Range<usize>, &Node),
+) -> RawResponse {
+    let mut response = RawResponse {
+        name,
+        name_span: name_span.clone(),
+        variants: Vec::new(),
+        well_formed: false,
+    };
+    let items = match &value.kind {
+        NodeKind::Seq(items) if !items.is_empty() => items,
+        _ => {
+            let found = match &value.kind {
+                NodeKind::Seq(_) => "an empty list".to_owned(),
+                _ => value.describe().to_owned(),
+            };
+            let span = if value.span.is_empty() {
+                name_span
+            } else {
+                value.span.clone()
+            };
+            cx.report_in(
+                codes::INVALID_VARIANT_SHAPE,
+                Severity::Error,
+                span,
+                &response.name,
+                None,
+                format!(
+                    "must be a non-empty list of variants (each a mapping with a `text` field, or a plain string), found {found}"
+                ),
+            );
+            return response;
+        }
+    };
+    response.well_formed = true;
+    for (index, item) in items.iter().enumerate() {
+        if let Some(variant) = walk_variant(cx, &response.name, index, item) {
+            response.variants.push(variant);
+        }
+    }
+    response
+}
+
+fn walk_variant(
+    cx: &mut FileCx<'_>,
+    response: &str,
+    index: usize,
+    node: &Node,
+) -> Option<RawVariant> {
+    let shape_error = |cx: &mut FileCx<'_>, span: Range<usize>, message: String| {
+        cx.report_in(
+            codes::INVALID_VARIANT_SHAPE,
+            Severity::Error,
+            span,
+            response,
+            Some(index),
+            message,
+        );
+    };
+    let pairs = match &node.kind {
+        NodeKind::Scalar(s) => {
+            if s.resolve() == Resolved::Null {
+                shape_error(
+                    cx,
+                    node.span.clone(),
+                    "a variant must be a mapping with a `text` field or a plain string, found null"
+                        .into(),
+                );
+                return None;
+            }
+            return Some(RawVariant {
+                index,
+                span: node.span.clone(),
+                text: s.value.clone(),
+                text_node: Some(node.clone()),
+                condition: ConditionField::Absent,
+                rephrase: false,
+            });
+        }
+        NodeKind::Seq(_) => {
+            shape_error(
+                cx,
+                node.span.clone(),
+                "a variant must be a mapping with a `text` field or a plain string, found a list"
+                    .into(),
+            );
+            return None;
+        }
+        NodeKind::Map(_) => cx.mapping(node, "a variant", codes::INVALID_VARIANT_SHAPE)?,
+    };
+    let mut variant = RawVariant {
+        index,
+        span: node.span.clone(),
+        text: String::new(),
+        text_node: None,
+        condition: ConditionField::Absent,
+        rephrase: false,
+    };
+    let mut unknown: Vec<(String, Range<usize>)> = Vec::new();
+    for (key, (key_span, value)) in pairs {
+        match key.as_str() {
+            "text" => match &value.kind {
+                NodeKind::Scalar(s) => {
+                    if s.resolve() != Resolved::Null {
+                        variant.text = s.value.clone();
+                    }
+                    variant.text_node = Some(value.clone());
+                }
+                _ => shape_error(
+                    cx,
+                    value.span.clone(),
+                    format!("`text` must be a string, found {}", value.describe()),
+                ),
+            },
+            "condition" => match &value.kind {
+                NodeKind::Scalar(s) => match s.resolve() {
+                    Resolved::Null => {}
+                    Resolved::Str(text) => {
+                        variant.condition = ConditionField::Text {
+                            text: text.to_owned(),
+                            node: value.clone(),
+                        };
+                    }
+                    _ => {
+                        variant.condition = ConditionField::Invalid;
+                        shape_error(
+                            cx,
+                            value.span.clone(),
+                            format!(
+                                "`condition` must be a string expression, found {}; quote it (condition: '{}') if you mean it as an expression",
+                                value.describe(),
+                                s.value
+                            ),
+                        );
+                    }
+                },
+                _ => {
+                    variant.condition = ConditionField::Invalid;
+                    shape_error(
+                        cx,
+                        value.span.clone(),
+                        format!(
+                            "`condition` must be a string expression, found {}",
+                            value.describe()
+                        ),
+                    );
+                }
+            },
+            "metadata" => variant.rephrase = walk_metadata(cx, response, index, value),
+            _ => unknown.push((key, key_span)),
+        }
+    }
+    if let Some((_, first_span)) = unknown.first() {
+        let listed: Vec<String> = unknown.iter().map(|(k, _)| format!("`{k}`")).collect();
+        let mut notes = Vec::new();
+        for (key, _) in &unknown {
+            if key == "channel" || key == "buttons" {
+                notes.push(format!("`{key}` is not supported in this release"));
+            } else if let Some(s) = did_you_mean(key, VARIANT_KEYS.iter().copied()) {
+                notes.push(format!("did you mean `{s}` instead of `{key}`?"));
+            }
+        }
+        let notes = if notes.is_empty() {
+            String::new()
+        } else {
+            format!("; {}", notes.join("; "))
+        };
+        cx.report_in(
+            codes::INVALID_VARIANT_KEY,
+            Severity::Error,
+            first_span.clone(),
+            response,
+            Some(index),
+            format!(
+                "unknown variant key(s) {}; allowed keys are `condition`, `metadata` and `text`{notes}",
+                listed.join(", ")
+            ),
+        );
+    }
+    Some(variant)
+}
+
+/// Returns `metadata.rephrase`; anything but a boolean there is a finding.
+fn walk_metadata(cx: &mut FileCx<'_>, response: &str, index: usize, node: &Node) -> bool {
+    if let NodeKind::Scalar(s) = &node.kind
+        && s.resolve() == Resolved::Null
+    {
+        return false;
+    }
+    let Some(pairs) = cx.mapping(node, "`metadata`", codes::INVALID_VARIANT_SHAPE) else {
+        return false;
+    };
+    let mut rephrase = false;
+    for (key, (_, value)) in pairs {
+        if key != "rephrase" {
+            // Other metadata is the agent's own business (the reference engine
+            // stamps it onto the delivered event); utter carries no meaning for it.
+            continue;
+        }
+        match value.as_scalar().map(|s| s.resolve()) {
+            Some(Resolved::Bool(b)) => rephrase = b,
+            _ => {
+                let written = value.as_scalar().map(|s| s.value.as_str()).unwrap_or("");
+                let hint = match written.to_ascii_lowercase().as_str() {
+                    "yes" | "on" | "y" | "\"true\"" | "true" => " (write `true`)",
+                    "no" | "off" | "n" | "false" => " (write `false`)",
+                    _ => "",
+                };
+                cx.report_in(
+                    codes::INVALID_REPHRASE,
+                    Severity::Error,
+                    value.span.clone(),
+                    response,
+                    Some(index),
+                    format!(
+                        "`metadata.rephrase` must be a boolean (`true` or `false`), found {}{hint}",
+                        value.describe()
+                    ),
+                );
+            }
+        }
+    }
+    rephrase
+}
