@@ -351,7 +351,7 @@ fn validate_response(
     let mut conditions = Vec::with_capacity(raw.variants.len());
     for variant in &raw.variants {
         let index = Some(variant.index);
-        if variant.text.trim().is_empty() {
+        if variant.text.trim().is_empty() && !variant.text_invalid {
             let span = variant
                 .text_node
                 .as_ref()

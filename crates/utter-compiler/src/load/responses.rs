@@ -26,6 +26,8 @@ pub struct RawVariant {
     pub index: usize,
     pub span: Range<usize>,
     pub text: String,
+    /// True when `text` is not a scalar (reported once, as a shape problem).
+    pub text_invalid: bool,
     /// Where the text is (the variant itself for a plain-string variant).
     pub text_node: Option<Node>,
     pub condition: ConditionField,
@@ -162,6 +164,7 @@ fn walk_variant(
                 index,
                 span: node.span.clone(),
                 text: s.value.clone(),
+                text_invalid: false,
                 text_node: Some(node.clone()),
                 condition: ConditionField::Absent,
                 rephrase: false,
@@ -182,6 +185,7 @@ fn walk_variant(
         index,
         span: node.span.clone(),
         text: String::new(),
+        text_invalid: false,
         text_node: None,
         condition: ConditionField::Absent,
         rephrase: false,
@@ -196,11 +200,14 @@ fn walk_variant(
                     }
                     variant.text_node = Some(value.clone());
                 }
-                _ => shape_error(
-                    cx,
-                    value.span.clone(),
-                    format!("`text` must be a string, found {}", value.describe()),
-                ),
+                _ => {
+                    variant.text_invalid = true;
+                    shape_error(
+                        cx,
+                        value.span.clone(),
+                        format!("`text` must be a string, found {}", value.describe()),
+                    );
+                }
             },
             "condition" => match &value.kind {
                 NodeKind::Scalar(s) => match s.resolve() {

@@ -1,0 +1,239 @@
+//! The `utter` binary as a process: exit codes, output shapes.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn utter(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_utter"))
+        .args(args)
+        .output()
+        .expect("utter runs")
+}
+
+fn example() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples/card-agent")
+        .display()
+        .to_string()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A temporary project folder holding `files`.
+fn project(name: &str, files: &[(&str, &str)]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("utter-cli-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for (path, text) in files {
+        let path = dir.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+const INVALID: &[(&str, &str)] = &[
+    ("skills/s/memory.yml", "schema:\n  public:\n    x: {}\n"),
+    (
+        "skills/s/responses.yml",
+        "responses:\n  utter_a:\n    - text: hi\n      conditon: session.s.x\n  utter_b:\n    - text: ''\n  utter_c:\n    - text: c\n      condition: session.s.y\n    - d\n",
+    ),
+];
+
+#[test]
+fn check_passes_on_the_example() {
+    let out = utter(&["check", &example()]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    assert!(stdout(&out).contains("0 errors"), "{}", stdout(&out));
+    let out = utter(&["check", &example(), "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(stdout(&out).trim(), "{\"findings\":[]}");
+}
+
+#[test]
+fn check_reports_every_error_with_exit_1() {
+    let dir = project("invalid", INVALID);
+    let out = utter(&["check", dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    assert!(
+        text.contains(
+            "error[mantle.validation.response.invalid_variant_key]: response `utter_a`, variant 0:"
+        ),
+        "{text}"
+    );
+    assert!(text.contains(" --> skills/s/responses.yml:4:7"), "{text}");
+    assert!(text.contains("^^^^^^^^"), "{text}");
+    assert!(
+        text.contains("error[mantle.validation.response.empty_body]"),
+        "{text}"
+    );
+    assert!(
+        text.contains("error[mantle.validation.response.unknown_memory_key]"),
+        "{text}"
+    );
+    assert!(text.contains("3 errors"), "{text}");
+
+    let out = utter(&["check", dir.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let json = stdout(&out);
+    assert!(json.starts_with("{\"findings\":[{\"code\":\"mantle.validation.response.invalid_variant_key\",\"severity\":\"error\",\"file\":\"skills/s/responses.yml\",\"response\":\"utter_a\",\"variant\":0,\"line\":4,\"column\":7,\"message\":"), "{json}");
+    assert_eq!(json.matches("\"code\":").count(), 3, "{json}");
+}
+
+#[test]
+fn check_cannot_run_exits_2() {
+    let out = utter(&["check", "/definitely/not/here"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("/definitely/not/here"),
+        "{}",
+        stderr(&out)
+    );
+    for args in [
+        vec!["check", ".", "--format", "xml"],
+        vec!["check", ".", "extra"],
+        vec!["frobnicate"],
+        vec![],
+        vec!["render", "."],
+        vec!["check", "--skill", "x"],
+    ] {
+        let out = utter(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).starts_with("error: "),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
+}
+
+#[test]
+fn render_delivers_text_and_json() {
+    let dir = project(
+        "memory",
+        &[(
+            "memory.json",
+            r#"{"card_replace": {"replacement_reason": "lost", "replacement_fee": 7.5}, "project": {"customer_name": "Ada"}}"#,
+        )],
+    );
+    let memory = dir.join("memory.json");
+    let memory = memory.to_str().unwrap();
+    let out = utter(&[
+        "render",
+        &example(),
+        "utter_card_replacement_fee",
+        "--skill",
+        "card_replace",
+        "--memory",
+        memory,
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "A fee of $7.5 applies for lost-card replacement.\n"
+    );
+
+    let out = utter(&[
+        "render",
+        &example(),
+        "utter_card_replacement_fee",
+        "--memory",
+        memory,
+        "--format",
+        "json",
+    ]);
+    assert_eq!(
+        stdout(&out).trim(),
+        r#"{"text":"Standard replacement is free.","response":"utter_card_replacement_fee","variant":0,"rephrase":false,"fallback":false}"#,
+        "without --skill the private fee is not readable"
+    );
+
+    let out = utter(&["render", &example(), "utter_unknown", "--format", "json"]);
+    assert_eq!(
+        stdout(&out).trim(),
+        r#"{"text":"utter_unknown","response":"utter_unknown","variant":null,"rephrase":false,"fallback":true}"#
+    );
+}
+
+#[test]
+fn render_refuses_bad_input() {
+    let dir = project(
+        "bad-memory",
+        &[
+            ("broken.json", "{\"project\": {\"customer_name\": }"),
+            (
+                "undeclared.json",
+                "{\"project\": {\"customer_nam\": \"Ada\"}}",
+            ),
+        ],
+    );
+    let out = utter(&[
+        "render",
+        &example(),
+        "utter_goodbye",
+        "--memory",
+        dir.join("broken.json").to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("broken.json:1:31: expected a JSON value"),
+        "{}",
+        stderr(&out)
+    );
+
+    let out = utter(&[
+        "render",
+        &example(),
+        "utter_goodbye",
+        "--memory",
+        dir.join("undeclared.json").to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        stderr(&out).contains("did you mean `project.customer_name`?"),
+        "{}",
+        stderr(&out)
+    );
+
+    let out = utter(&[
+        "render",
+        &example(),
+        "utter_goodbye",
+        "--skill",
+        "card_replac",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("did you mean `card_replace`?"),
+        "{}",
+        stderr(&out)
+    );
+
+    let out = utter(&[
+        "render",
+        &example(),
+        "utter_goodbye",
+        "--memory",
+        "/no/such/memory.json",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+
+    let invalid = project("render-invalid", INVALID);
+    let out = utter(&["render", invalid.to_str().unwrap(), "utter_a"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stdout(&out).is_empty());
+    assert!(stderr(&out).contains("empty_body"), "{}", stderr(&out));
+}

@@ -1,0 +1,61 @@
+//! Helpers shared by the workspace's tests: in-memory projects, deliveries
+//! and finding lookups.
+#![forbid(unsafe_code)]
+
+use utter::{Context, MapMemory, Value};
+use utter_compiler::{Checked, Finding, ProjectFiles, Registry, check, lower};
+
+/// An in-memory project from `(path, text)` pairs.
+pub fn project(files: &[(&str, &str)]) -> ProjectFiles {
+    ProjectFiles::from_files(
+        files
+            .iter()
+            .map(|(p, t)| (p.to_string(), t.as_bytes().to_vec())),
+    )
+}
+
+/// Checks an in-memory project.
+pub fn checked(files: &[(&str, &str)]) -> Checked {
+    check(&project(files))
+}
+
+/// The registry of an error-free project; panics with the findings otherwise.
+pub fn registry(files: &[(&str, &str)]) -> Registry {
+    let checked = checked(files);
+    lower(&checked).unwrap_or_else(|errors| {
+        let lines: Vec<String> = errors.iter().map(Finding::one_line).collect();
+        panic!("the project has errors:\n{}", lines.join("\n"))
+    })
+}
+
+/// Memory from `(namespace, entry, value)` triples.
+pub fn memory(values: &[(&str, &str, Value)]) -> MapMemory {
+    let mut memory = MapMemory::new();
+    for (ns, entry, value) in values {
+        memory.set(ns, entry, value.clone());
+    }
+    memory
+}
+
+/// What a delivery gave: text, variant, rephrase, fallback.
+pub type Outcome = (String, Option<usize>, bool, bool);
+
+/// Delivers `name` with `skill` active (or none) through the interpreter.
+pub fn deliver(
+    registry: &Registry,
+    name: &str,
+    skill: Option<&str>,
+    memory: &MapMemory,
+) -> Outcome {
+    let ctx = match skill {
+        Some(s) => Context::for_skill(memory, s),
+        None => Context::new(memory),
+    };
+    let d = registry.deliver(name, &ctx);
+    (d.text.into_owned(), d.variant, d.rephrase, d.fallback)
+}
+
+/// The findings with `code`.
+pub fn with_code<'c>(checked: &'c Checked, code: &str) -> Vec<&'c Finding> {
+    checked.findings.iter().filter(|f| f.code == code).collect()
+}
