@@ -202,11 +202,8 @@ fn all_unconditioned_delivers_the_first_maestro_style() {
 fn rephrase_follows_the_selected_variant() {
     let reg = selection_registry();
     let m = memory(&[("s", "n", 2.into())]);
-    assert_eq!(deliver(&reg, "rephrase_of_selected", Some("s"), &m).2, true);
-    assert_eq!(
-        deliver(&reg, "rephrase_of_selected", Some("s"), &memory(&[])).2,
-        false
-    );
+    assert!(deliver(&reg, "rephrase_of_selected", Some("s"), &m).2);
+    assert!(!deliver(&reg, "rephrase_of_selected", Some("s"), &memory(&[])).2);
 }
 
 #[test]
@@ -618,7 +615,10 @@ fn underscore_skill_folders_are_skipped() {
 // ---- findings: every code with file, response, variant, line, column -----
 
 /// `(code, response, variant, line, column)` of every finding in `file`.
-fn located(files: &[(&str, &str)]) -> Vec<(String, Option<String>, Option<usize>, usize, usize)> {
+/// `(code, response, variant, line, column)`.
+type Located = (String, Option<String>, Option<usize>, usize, usize);
+
+fn located(files: &[(&str, &str)]) -> Vec<Located> {
     let checked = checked(files);
     checked
         .findings
