@@ -12,7 +12,7 @@ use std::process::ExitCode;
 
 use utter::{Context, SlotMemory};
 use utter_compiler::diagnostics::{did_you_mean, render_finding};
-use utter_compiler::{Checked, Finding, ProjectFiles, check, lower, memory_json};
+use utter_compiler::{Checked, Finding, ProjectFiles, check, codegen, lower, memory_json};
 
 const USAGE: &str = "\
 utter: compile-time checked responses for Rasa Mantle agents
@@ -298,11 +298,22 @@ fn cmd_render(
 
 fn cmd_expand(dir: &Path) -> Result<ExitCode, Fatal> {
     let checked = load(dir)?;
-    if checked.has_errors() {
-        let errors: Vec<Finding> = checked.errors().cloned().collect();
-        let stderr = std::io::stderr();
-        print_findings_human(&mut stderr.lock(), &checked, &errors)?;
-        return Ok(ExitCode::from(1));
-    }
-    Err(Fatal("`utter expand` is not available yet".into()))
+    let registry = match lower(&checked) {
+        Ok(registry) => registry,
+        Err(errors) => {
+            let stderr = std::io::stderr();
+            let mut err = stderr.lock();
+            print_findings_human(&mut err, &checked, &errors)?;
+            writeln!(
+                err,
+                "error: {} has {}; nothing generated",
+                dir.display(),
+                plural(errors.len(), "error")
+            )?;
+            return Ok(ExitCode::from(1));
+        }
+    };
+    let source = codegen::pretty(codegen::generate(&registry), codegen::HEADER)?;
+    std::io::stdout().lock().write_all(source.as_bytes())?;
+    Ok(ExitCode::SUCCESS)
 }

@@ -9,6 +9,7 @@
 #![forbid(unsafe_code)]
 
 pub mod bundled;
+pub mod codegen;
 pub mod condition;
 pub mod diagnostics;
 pub mod interpret;

@@ -1,21 +1,21 @@
-//! Runtime of **utter**: responses from Rasa Mantle `responses.yml` files,
-//! compiled into Rust by `include_responses!` or `utter-build`.
+//! **utter**: the responses of a Rasa Mantle agent (`responses.yml`,
+//! `memory.yml`), validated and compiled into Rust at build time.
 //!
-//! This crate holds what generated code and the interpreter share, once:
-//! memory and its readable views, Python value semantics (comparison,
-//! truthiness, `str()`), interpolation, and delivery with optional rephrasing.
+//! ```ignore
+//! mod responses {
+//!     utter::include_responses!("agent");
+//! }
+//!
+//! let mut memory = responses::memory();
+//! memory.set("card_replace", "replacement_reason", "lost")?;
+//! let ctx = utter::Context::for_skill(&memory, "card_replace");
+//! let delivery = responses::deliver(responses::Response::UtterCardReplacementFee, &ctx);
+//! println!("{}", delivery.text);
+//! ```
+//!
+//! The runtime items (memory, values, delivery) live in `utter-runtime` and
+//! are re-exported here; generated code names them as `::utter::...`.
 #![forbid(unsafe_code)]
 
-mod delivery;
-mod memory;
-mod template;
-mod value;
-
-pub use delivery::{Delivery, Rephraser, Spoken};
-pub use memory::{
-    Context, Entry, EntryKey, MapMemory, Memory, SlotMemory, UndeclaredEntry, Visibility,
-};
-pub use template::{Piece, render};
-pub use value::{
-    CmpOp, EvalError, Value, ValueRef, compare, py_eq, py_str, write_py_repr, write_py_str,
-};
+pub use utter_macros::include_responses;
+pub use utter_runtime::*;

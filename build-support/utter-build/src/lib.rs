@@ -1,0 +1,183 @@
+//! build.rs support for **utter**: compiles an agent project into
+//! `$OUT_DIR/responses.rs`, formatted with prettyplease.
+//!
+//! ```toml
+//! [dependencies]
+//! utter = "0.1"
+//! [build-dependencies]
+//! utter-build = "0.1"
+//! ```
+//!
+//! ```text
+//! // build.rs
+//! fn main() {
+//!     utter_build::compile("agent");
+//! }
+//! ```
+//!
+//! ```ignore
+//! // src/main.rs
+//! mod responses {
+//!     include!(concat!(env!("OUT_DIR"), "/responses.rs"));
+//! }
+//! ```
+//!
+//! Findings are printed as `cargo::error=` / `cargo::warning=` lines
+//! (rustc-style, with `file:line:col` and the source line), so an invalid
+//! project fails the build with its findings and nothing else.
+#![forbid(unsafe_code)]
+
+use std::fmt;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use utter_compiler::diagnostics::render_finding;
+use utter_compiler::{Checked, ProjectFiles, check, codegen, lower};
+
+/// Compiles the agent folder `dir` (relative to `CARGO_MANIFEST_DIR`) into
+/// `$OUT_DIR/responses.rs`, reporting every finding to cargo. An invalid
+/// project fails the build cleanly (cargo prints the findings and stops).
+pub fn compile(dir: impl AsRef<Path>) {
+    Builder::new(dir).compile();
+}
+
+/// Settings for one compilation.
+#[derive(Clone, Debug)]
+pub struct Builder {
+    dir: PathBuf,
+    out_file: String,
+}
+
+/// Why a compilation produced no code.
+#[derive(Debug)]
+pub enum Error {
+    /// `CARGO_MANIFEST_DIR` or `OUT_DIR` is not set (not run by cargo).
+    Env(&'static str),
+    /// The project could not be read.
+    Read(utter_compiler::ReadError),
+    /// The project has error findings (already reported).
+    Findings(usize),
+    /// Writing the output failed.
+    Write(PathBuf, io::Error),
+    /// The generated code could not be formatted (a bug in utter).
+    Format(String),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Env(var) => write!(f, "{var} is not set; utter_build runs from a build script"),
+            Error::Read(e) => write!(f, "{e}"),
+            Error::Findings(n) => write!(f, "the agent project has {n} error(s)"),
+            Error::Write(path, e) => write!(f, "cannot write `{}`: {e}", path.display()),
+            Error::Format(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// What a successful compilation wrote.
+#[derive(Clone, Debug)]
+pub struct Output {
+    pub path: PathBuf,
+    pub responses: usize,
+    pub warnings: usize,
+}
+
+impl Builder {
+    /// Compile the agent folder `dir`, relative to `CARGO_MANIFEST_DIR`.
+    pub fn new(dir: impl AsRef<Path>) -> Self {
+        Builder {
+            dir: dir.as_ref().to_path_buf(),
+            out_file: "responses.rs".to_owned(),
+        }
+    }
+
+    /// The file name under `OUT_DIR` (default `responses.rs`).
+    pub fn out_file(mut self, name: impl Into<String>) -> Self {
+        self.out_file = name.into();
+        self
+    }
+
+    /// Compiles, printing cargo directives to stdout; failures are reported
+    /// as `cargo::error=` lines, which fail the build without a panic dump.
+    pub fn compile(self) {
+        let stdout = io::stdout();
+        let mut out = stdout.lock();
+        if let Err(e) = self.compile_to(&mut out)
+            && !matches!(e, Error::Findings(_))
+        {
+            let _ = writeln!(out, "cargo::error=utter: {e}");
+        }
+    }
+
+    /// Compiles, writing cargo directives to `directives`.
+    pub fn compile_to(self, directives: &mut impl Write) -> Result<Output, Error> {
+        let manifest_dir =
+            std::env::var_os("CARGO_MANIFEST_DIR").ok_or(Error::Env("CARGO_MANIFEST_DIR"))?;
+        let out_dir = std::env::var_os("OUT_DIR").ok_or(Error::Env("OUT_DIR"))?;
+        let dir = Path::new(&manifest_dir).join(&self.dir);
+        let out_path = Path::new(&out_dir).join(&self.out_file);
+        self.compile_paths(&dir, &out_path, directives)
+    }
+
+    /// Compiles `dir` into `out_path`, writing cargo directives to `directives`.
+    pub fn compile_paths(
+        &self,
+        dir: &Path,
+        out_path: &Path,
+        directives: &mut impl Write,
+    ) -> Result<Output, Error> {
+        let write_err = |e: io::Error| Error::Write(out_path.to_path_buf(), e);
+        // Folders too, so that a new skill folder or file is noticed.
+        let _ = writeln!(directives, "cargo::rerun-if-changed={}", dir.display());
+        let files = ProjectFiles::read(dir).map_err(Error::Read)?;
+        for path in &files.scanned {
+            let _ = writeln!(directives, "cargo::rerun-if-changed={}", path.display());
+        }
+        let checked = check(&files);
+        let warnings = report(&checked, directives);
+        let registry = match lower(&checked) {
+            Ok(registry) => registry,
+            Err(errors) => {
+                // Keep a file in place so an `include!` never adds its own error.
+                let skeleton = codegen::pretty(codegen::skeleton(&checked), codegen::HEADER)
+                    .map_err(Error::Format)?;
+                std::fs::write(out_path, skeleton).map_err(write_err)?;
+                return Err(Error::Findings(errors.len()));
+            }
+        };
+        let source = codegen::pretty(codegen::generate(&registry), codegen::HEADER)
+            .map_err(Error::Format)?;
+        // Unchanged output is not rewritten, so dependents are not rebuilt.
+        if std::fs::read_to_string(out_path).ok().as_deref() != Some(source.as_str()) {
+            std::fs::write(out_path, &source).map_err(write_err)?;
+        }
+        Ok(Output {
+            path: out_path.to_path_buf(),
+            responses: registry.responses.len(),
+            warnings,
+        })
+    }
+}
+
+/// Prints every finding as cargo directives; returns the warning count.
+fn report(checked: &Checked, directives: &mut impl Write) -> usize {
+    let mut warnings = 0;
+    for finding in &checked.findings {
+        let directive = if finding.is_error() {
+            "cargo::error="
+        } else {
+            warnings += 1;
+            "cargo::warning="
+        };
+        let rendered = render_finding(finding, checked.source(&finding.file));
+        let snippet = rendered.split_once('\n').map_or("", |(_, rest)| rest);
+        let _ = writeln!(directives, "{directive}{}", finding.one_line());
+        for line in snippet.lines().filter(|l| !l.trim().is_empty()) {
+            let _ = writeln!(directives, "{directive}{line}");
+        }
+    }
+    warnings
+}

@@ -1,0 +1,511 @@
+//! Code generation: a registry into Rust items. Both `include_responses!` and
+//! `utter-build` call [`expand`]; nothing here is specific to either.
+//!
+//! The output is static data and `fn` items only: a `Response` enum, the entry
+//! table, each text as a static array of pieces, each condition as a `fn`
+//! over memory reads, and per response a selector; lookup by name is a
+//! `match`, delivery an index into a table of `fn`s. Paths are absolute
+//! (`::utter::...`), iteration orders sorted, and no `unsafe` is emitted.
+
+use std::path::Path;
+
+use proc_macro2::{Literal, Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+
+use crate::condition::{Expr, Literal as Lit};
+use crate::diagnostics::{Finding, render_finding};
+use crate::lower::{Registry, Response, lower};
+use crate::validate::Checked;
+use utter::{CmpOp, Piece, Visibility};
+
+/// The `Response` enum variant for a response name: CamelCase of its ASCII
+/// alphanumeric words; any other character is spelled as `U` + its hex code,
+/// and a leading digit gets an `R` prefix. Distinct names can meet here
+/// (`utter_a` and `utterA`); validation reports that as a finding.
+pub fn variant_name(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut upper_next = true;
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() {
+            if upper_next {
+                out.push(c.to_ascii_uppercase());
+            } else {
+                out.push(c);
+            }
+            upper_next = false;
+        } else if c == '_' || c == '-' || c == ' ' || c == '.' {
+            upper_next = true;
+        } else {
+            out.push_str(&format!("U{:X}", c as u32));
+            upper_next = true;
+        }
+    }
+    if out.is_empty() {
+        out.push_str("Empty");
+    }
+    if out.starts_with(|c: char| c.is_ascii_digit()) {
+        out.insert(0, 'R');
+    }
+    if out == "Self" {
+        out.push('_');
+    }
+    out
+}
+
+fn lit_str(s: &str) -> Literal {
+    Literal::string(s)
+}
+
+fn cmp_op(op: CmpOp) -> TokenStream {
+    match op {
+        CmpOp::Eq => quote!(::utter::CmpOp::Eq),
+        CmpOp::Ne => quote!(::utter::CmpOp::Ne),
+        CmpOp::Lt => quote!(::utter::CmpOp::Lt),
+        CmpOp::Le => quote!(::utter::CmpOp::Le),
+        CmpOp::Gt => quote!(::utter::CmpOp::Gt),
+        CmpOp::Ge => quote!(::utter::CmpOp::Ge),
+    }
+}
+
+fn float(f: f64) -> TokenStream {
+    if f.is_nan() {
+        quote!(::core::f64::NAN)
+    } else if f == f64::INFINITY {
+        quote!(::core::f64::INFINITY)
+    } else if f == f64::NEG_INFINITY {
+        quote!(::core::f64::NEG_INFINITY)
+    } else {
+        let lit = Literal::f64_suffixed(f);
+        quote!(#lit)
+    }
+}
+
+/// A condition node as a `ValueRef` expression.
+fn value_expr(expr: &Expr<usize>, labels: &mut usize) -> TokenStream {
+    match expr {
+        Expr::Ref(id) => {
+            let id = Literal::usize_unsuffixed(*id);
+            quote!(ctx.read(&ENTRIES[#id]))
+        }
+        Expr::Lit(Lit::None) => quote!(::utter::ValueRef::None),
+        Expr::Lit(Lit::Bool(b)) => quote!(::utter::ValueRef::Bool(#b)),
+        Expr::Lit(Lit::Int(i)) => {
+            let i = Literal::i64_suffixed(*i);
+            quote!(::utter::ValueRef::Int(#i))
+        }
+        Expr::Lit(Lit::Float(f)) => {
+            let f = float(*f);
+            quote!(::utter::ValueRef::Float(#f))
+        }
+        Expr::Lit(Lit::Str(s)) => {
+            let s = lit_str(s);
+            quote!(::utter::ValueRef::Str(#s))
+        }
+        other => {
+            let b = bool_expr(other, labels);
+            quote!(::utter::ValueRef::Bool(#b))
+        }
+    }
+}
+
+/// A condition node as a `bool` expression (`?` propagates evaluation errors).
+fn bool_expr(expr: &Expr<usize>, labels: &mut usize) -> TokenStream {
+    match expr {
+        Expr::Or(items) => {
+            let items: Vec<TokenStream> = items.iter().map(|e| bool_expr(e, labels)).collect();
+            quote!((#(#items)||*))
+        }
+        Expr::And(items) => {
+            let items: Vec<TokenStream> = items.iter().map(|e| bool_expr(e, labels)).collect();
+            quote!((#(#items)&&*))
+        }
+        Expr::Not(inner) => {
+            let inner = bool_expr(inner, labels);
+            quote!((!#inner))
+        }
+        Expr::Compare { first, rest } => {
+            // Python chaining, flat: each operand evaluated once, left to right,
+            // stopping at the first false comparison.
+            if let [(op, operand)] = rest.as_slice() {
+                let op = cmp_op(*op);
+                let left = value_expr(first, labels);
+                let right = value_expr(operand, labels);
+                return quote!(::utter::compare(#op, #left, #right)?);
+            }
+            // Each chain gets its own label: chains nest inside operands.
+            let label: TokenStream = [
+                proc_macro2::TokenTree::Punct(proc_macro2::Punct::new(
+                    '\'',
+                    proc_macro2::Spacing::Joint,
+                )),
+                proc_macro2::TokenTree::Ident(format_ident!("chain{}", labels)),
+            ]
+            .into_iter()
+            .collect();
+            *labels += 1;
+            let first = value_expr(first, labels);
+            let last = rest.len() - 1;
+            let mut steps = Vec::with_capacity(rest.len());
+            for (i, (op, operand)) in rest.iter().enumerate() {
+                let op = cmp_op(*op);
+                let operand = value_expr(operand, labels);
+                let advance = (i < last).then(|| quote!(left = right;));
+                steps.push(quote! {
+                    let right = #operand;
+                    if !::utter::compare(#op, left, right)? {
+                        break #label false;
+                    }
+                    #advance
+                });
+            }
+            let binding = if rest.len() > 1 {
+                quote!(let mut left)
+            } else {
+                quote!(let left)
+            };
+            quote! {
+                #label: {
+                    #binding = #first;
+                    #(#steps)*
+                    true
+                }
+            }
+        }
+        other => {
+            let v = value_expr(other, labels);
+            quote!(#v.truthy())
+        }
+    }
+}
+
+fn piece(p: &Piece<String, Vec<usize>>) -> TokenStream {
+    match p {
+        Piece::Text(t) => {
+            let t = lit_str(t);
+            quote!(::utter::Piece::Text(#t))
+        }
+        Piece::Session { entry, raw } => {
+            let entry = Literal::usize_unsuffixed(*entry);
+            let raw = lit_str(raw);
+            quote!(::utter::Piece::Session { entry: #entry, raw: #raw })
+        }
+        Piece::Bare { candidates, raw } => {
+            let candidates = candidates.iter().map(|c| Literal::usize_unsuffixed(*c));
+            let raw = lit_str(raw);
+            quote!(::utter::Piece::Bare { candidates: &[#(#candidates),*], raw: #raw })
+        }
+    }
+}
+
+/// The selector and texts of one response: a `fn` that tries each
+/// conditioned variant in order, then the default, else fails closed.
+fn response_items(index: usize, response: &Response) -> TokenStream {
+    let name = lit_str(&response.name);
+    let deliver_fn = format_ident!("__utter_deliver_{}", index);
+    let mut items = Vec::new();
+    let text_ident = |v: usize| format_ident!("__UTTER_TEXT_{}_{}", index, v);
+    let cond_ident = |v: usize| format_ident!("__utter_condition_{}_{}", index, v);
+    for (v, variant) in response.variants.iter().enumerate() {
+        let ident = text_ident(v);
+        let pieces: Vec<TokenStream> = variant.pieces.iter().map(piece).collect();
+        let len = Literal::usize_unsuffixed(pieces.len());
+        let doc = format!(" `{}`, variant {v}", response.name);
+        items.push(quote! {
+            #[doc = #doc]
+            #[doc(hidden)]
+            static #ident: [::utter::Piece; #len] = [#(#pieces),*];
+        });
+        if let Some(condition) = &variant.condition {
+            let ident = cond_ident(v);
+            let body = match condition {
+                // One comparison is already the Result the selector wants.
+                Expr::Compare { first, rest } if rest.len() == 1 => {
+                    let op = cmp_op(rest[0].0);
+                    let left = value_expr(first, &mut 0);
+                    let right = value_expr(&rest[0].1, &mut 0);
+                    quote!(::utter::compare(#op, #left, #right))
+                }
+                other => {
+                    let body = bool_expr(other, &mut 0);
+                    quote!(::core::result::Result::Ok(#body))
+                }
+            };
+            items.push(quote! {
+                #[doc(hidden)]
+                #[allow(unused_parens, clippy::nonminimal_bool, clippy::double_parens)]
+                fn #ident(ctx: &::utter::Context<'_>) -> ::core::result::Result<bool, ::utter::EvalError> {
+                    #body
+                }
+            });
+        }
+    }
+    let deliver_variant = |v: usize| {
+        let text = text_ident(v);
+        let v_lit = Literal::usize_unsuffixed(v);
+        let rephrase = response.variants[v].rephrase;
+        quote!(::utter::__private::delivered(#name, #v_lit, &#text, &ENTRIES, #rephrase, ctx))
+    };
+    let tries = response.conditioned.iter().map(|&v| {
+        let cond = cond_ident(v);
+        let delivered = deliver_variant(v);
+        quote! {
+            if ::utter::__private::holds(#cond(ctx)) {
+                return #delivered;
+            }
+        }
+    });
+    let otherwise = match response.default {
+        Some(v) => deliver_variant(v),
+        None => quote!(::utter::Delivery::fallback(#name)),
+    };
+    items.push(quote! {
+        #[doc(hidden)]
+        fn #deliver_fn(ctx: &::utter::Context<'_>) -> ::utter::Delivery<'static> {
+            #(#tries)*
+            #otherwise
+        }
+    });
+    quote!(#(#items)*)
+}
+
+fn visibility(v: Visibility) -> TokenStream {
+    match v {
+        Visibility::Project => quote!(::utter::Visibility::Project),
+        Visibility::Public => quote!(::utter::Visibility::Public),
+        Visibility::Private => quote!(::utter::Visibility::Private),
+    }
+}
+
+/// The items every expansion has, complete or skeleton: the `Response` enum
+/// with its names, lookup by name, the entry table and the skills.
+fn common_items(
+    names: &[String],
+    registry_entries: TokenStream,
+    entry_count: usize,
+    skills: &[String],
+) -> TokenStream {
+    let variants: Vec<proc_macro2::Ident> = names
+        .iter()
+        .map(|n| format_ident!("{}", variant_name(n)))
+        .collect();
+    let name_lits: Vec<Literal> = names.iter().map(|n| lit_str(n)).collect();
+    let docs: Vec<String> = names.iter().map(|n| format!(" `{n}`")).collect();
+    let count = Literal::usize_unsuffixed(names.len());
+    let entry_count = Literal::usize_unsuffixed(entry_count);
+    let skills = skills.iter().map(|s| lit_str(s));
+    quote! {
+        /// The responses of the agent, one variant per response name.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        #[allow(dead_code, clippy::enum_variant_names)]
+        pub enum Response {
+            #( #[doc = #docs] #variants, )*
+        }
+
+        #[allow(dead_code)]
+        impl Response {
+            /// Every response, sorted by name.
+            pub const ALL: &'static [Response] = &[#(Response::#variants),*];
+            /// How many responses the agent has.
+            pub const COUNT: usize = #count;
+
+            /// The response name as written in `responses.yml`.
+            pub const fn name(self) -> &'static str {
+                __UTTER_NAMES[self as usize]
+            }
+
+            /// The response called `name`, if the agent defines it.
+            pub fn from_name(name: &str) -> ::core::option::Option<Response> {
+                match name {
+                    #( #name_lits => ::core::option::Option::Some(Response::#variants), )*
+                    _ => ::core::option::Option::None,
+                }
+            }
+        }
+
+        #[doc(hidden)]
+        static __UTTER_NAMES: [&str; #count] = [#(#name_lits),*];
+
+        /// The declared memory entries, sorted by namespace then name; an
+        /// entry's `id` is its index. Build a memory for them with [`memory`].
+        #[allow(dead_code)]
+        pub static ENTRIES: [::utter::Entry; #entry_count] = #registry_entries;
+
+        /// Every skill id (bundled default skills included), sorted.
+        #[allow(dead_code)]
+        pub const SKILLS: &[&str] = &[#(#skills),*];
+
+        /// An empty array-backed memory for this agent's entries.
+        #[allow(dead_code)]
+        pub fn memory() -> ::utter::SlotMemory<'static> {
+            ::utter::SlotMemory::new(&ENTRIES)
+        }
+
+        /// Delivers the response called `name`; an unknown name delivers the
+        /// name itself (fail closed, never rephrased).
+        #[allow(dead_code)]
+        pub fn deliver_name<'n>(name: &'n str, ctx: &::utter::Context<'_>) -> ::utter::Delivery<'n> {
+            match Response::from_name(name) {
+                ::core::option::Option::Some(response) => deliver(response, ctx),
+                ::core::option::Option::None => ::utter::Delivery::fallback(name),
+            }
+        }
+    }
+}
+
+/// The complete code for a registry.
+pub fn generate(registry: &Registry) -> TokenStream {
+    let names: Vec<String> = registry.responses.iter().map(|r| r.name.clone()).collect();
+    let entries = registry.entries.iter().map(|e| {
+        let id = Literal::usize_unsuffixed(e.id);
+        let ns = lit_str(&e.namespace);
+        let name = lit_str(&e.name);
+        let vis = visibility(e.visibility);
+        let unset = match &e.unset_text {
+            Some(t) => {
+                let t = lit_str(t);
+                quote!(::core::option::Option::Some(#t))
+            }
+            None => quote!(::core::option::Option::None),
+        };
+        quote!(::utter::Entry { id: #id, namespace: #ns, name: #name, visibility: #vis, unset_text: #unset })
+    });
+    let entries = quote!([#(#entries),*]);
+    let common = common_items(&names, entries, registry.entries.len(), &registry.skills);
+    let responses = registry
+        .responses
+        .iter()
+        .enumerate()
+        .map(|(i, r)| response_items(i, r));
+    let deliver_fns = (0..registry.responses.len()).map(|i| format_ident!("__utter_deliver_{}", i));
+    let count = Literal::usize_unsuffixed(registry.responses.len());
+    quote! {
+        #common
+
+        #[doc(hidden)]
+        static __UTTER_DELIVER: [fn(&::utter::Context<'_>) -> ::utter::Delivery<'static>; #count] = [#(#deliver_fns),*];
+
+        /// Delivers `response`: the first conditioned variant that holds, else
+        /// the default, interpolated from `ctx`.
+        #[allow(dead_code)]
+        pub fn deliver(response: Response, ctx: &::utter::Context<'_>) -> ::utter::Delivery<'static> {
+            __UTTER_DELIVER[response as usize](ctx)
+        }
+
+        #(#responses)*
+    }
+}
+
+/// The items of a project with errors: the same public items (responses
+/// named as far as they could be read), so user code shows no follow-on errors.
+pub fn skeleton(checked: &Checked) -> TokenStream {
+    let names: Vec<String> = checked.responses.keys().cloned().collect();
+    let mut seen = std::collections::HashSet::new();
+    let names: Vec<String> = names
+        .into_iter()
+        .filter(|n| seen.insert(variant_name(n)))
+        .collect();
+    let common = common_items(&names, quote!([]), 0, &checked.skills);
+    quote! {
+        #common
+
+        /// Delivers `response` (this project has errors: nothing is compiled).
+        #[allow(dead_code)]
+        pub fn deliver(response: Response, _ctx: &::utter::Context<'_>) -> ::utter::Delivery<'static> {
+            ::utter::Delivery::fallback(response.name())
+        }
+    }
+}
+
+/// The message of a compile error: the self-contained first line, then the
+/// snippet (`--> file:line:col` and the source line).
+pub fn error_message(finding: &Finding, checked: &Checked) -> String {
+    let rendered = render_finding(finding, checked.source(&finding.file));
+    let snippet = rendered.split_once('\n').map_or("", |(_, rest)| rest);
+    format!("{}\n{}", finding.one_line(), snippet.trim_end())
+}
+
+/// What `include_responses!` expands to: the code, or every error as a
+/// `compile_error!` at `span` plus the skeleton. `tracked` files are
+/// included as bytes so that editing one rebuilds the crate.
+pub fn expand(checked: &Checked, span: Span, tracked: &[&Path]) -> TokenStream {
+    let mut tracked: Vec<String> = tracked.iter().map(|p| p.display().to_string()).collect();
+    tracked.sort();
+    let tracking = tracked.iter().map(|p| {
+        let p = lit_str(p);
+        quote!(
+            const _: &[u8] = ::core::include_bytes!(#p);
+        )
+    });
+    let body = match lower(checked) {
+        Ok(registry) => generate(&registry),
+        Err(errors) => {
+            let errors = errors.iter().map(|f| {
+                let message = lit_str(&error_message(f, checked));
+                quote_spanned!(span=> ::core::compile_error!(#message);)
+            });
+            let skeleton = skeleton(checked);
+            quote!(#(#errors)* #skeleton)
+        }
+    };
+    quote! {
+        #(#tracking)*
+        #body
+    }
+}
+
+/// The first lines of every generated source file.
+pub const HEADER: &str = "// @generated by utter from the agent's responses.yml and memory.yml files.\n// Do not edit: change the YAML files and rebuild.\n\n";
+
+/// The `include_responses!("path")` macro: the path is relative to the
+/// invoking crate's `CARGO_MANIFEST_DIR`; I/O errors name the resolved path.
+pub fn include_responses(input: TokenStream) -> TokenStream {
+    let literal: syn::LitStr = match syn::parse2(input) {
+        Ok(lit) => lit,
+        Err(_) => {
+            return quote!(::core::compile_error!(
+                "include_responses! takes one string literal: the agent folder, relative to Cargo.toml, e.g. include_responses!(\"agent\")"
+            ););
+        }
+    };
+    let span = literal.span();
+    let Ok(manifest_dir) = std::env::var("CARGO_MANIFEST_DIR") else {
+        return quote_spanned!(span=> ::core::compile_error!("include_responses!: CARGO_MANIFEST_DIR is not set; build with cargo"););
+    };
+    let dir = Path::new(&manifest_dir).join(literal.value());
+    let files = match crate::load::project::ProjectFiles::read(&dir) {
+        Ok(files) => files,
+        Err(e) => {
+            let message = lit_str(&format!("include_responses!: {e}"));
+            return quote_spanned!(span=> ::core::compile_error!(#message););
+        }
+    };
+    let checked = crate::validate::check(&files);
+    // Every file read: editing any of them rebuilds the crate.
+    let read: Vec<std::path::PathBuf> = files.files.keys().map(|label| dir.join(label)).collect();
+    let absolute: Vec<&Path> = read.iter().map(std::path::PathBuf::as_path).collect();
+    expand(&checked, span, &absolute)
+}
+
+/// Formats generated items as a Rust source file (prettyplease).
+#[cfg(feature = "pretty")]
+pub fn pretty(tokens: TokenStream, header: &str) -> Result<String, String> {
+    let file: syn::File =
+        syn::parse2(tokens).map_err(|e| format!("generated code does not parse: {e}"))?;
+    Ok(format!("{header}{}", prettyplease::unparse(&file)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn variant_names_are_valid_identifiers() {
+        assert_eq!(variant_name("utter_ask_shipping"), "UtterAskShipping");
+        assert_eq!(variant_name("utter-x.y z"), "UtterXYZ");
+        assert_eq!(variant_name("123go"), "R123go");
+        assert_eq!(variant_name(""), "Empty");
+        assert_eq!(variant_name("self"), "Self_");
+        assert_eq!(variant_name("é\"#"), "UE9U22U23");
+        assert_eq!(variant_name("r#type"), "RU23Type");
+    }
+}

@@ -1,0 +1,3 @@
+fn main() {
+    utter_build::compile("../card-agent");
+}
