@@ -974,3 +974,17 @@ fn the_example_agent_is_clean_and_delivers() {
         "Is there anything else I can help you with, Ada?"
     );
 }
+
+#[test]
+fn names_that_meet_in_rust_are_a_finding() {
+    let checked = checked(&[(
+        "responses.yml",
+        "responses:\n  utter_a:\n    - a\n  utterA:\n    - b\n  utter-a:\n    - c\n",
+    )]);
+    let found = with_code(&checked, codes::RUST_NAME_COLLISION);
+    let names: Vec<_> = found
+        .iter()
+        .map(|f| (f.response.clone().unwrap(), f.line))
+        .collect();
+    assert_eq!(names, [("utter_a".to_owned(), 2), ("utterA".to_owned(), 4)]);
+}

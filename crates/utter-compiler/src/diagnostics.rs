@@ -35,6 +35,7 @@ pub mod codes {
     pub const INVALID_REPHRASE: &str = "utter.validation.response.invalid_rephrase";
     pub const UNKNOWN_PLACEHOLDER: &str = "utter.validation.response.unknown_placeholder";
     pub const MEMORY_SHAPE: &str = "utter.validation.memory.invalid_shape";
+    pub const RUST_NAME_COLLISION: &str = "utter.codegen.name_collision";
     pub const MEMORY_ACCESS_IGNORED: &str = "utter.validation.memory.access_not_enforced";
 }
 

@@ -8,6 +8,7 @@ use std::ops::Range;
 use utter::Visibility;
 
 use crate::bundled;
+use crate::codegen;
 use crate::condition::{self, Expr, MemoryRef};
 use crate::diagnostics::{Finding, Severity, SourceFile, codes, did_you_mean, sort_findings};
 use crate::load::FileCx;
@@ -327,6 +328,8 @@ pub fn check(files: &ProjectFiles) -> Checked {
         }
     }
 
+    report_rust_name_collisions(&merged, &sources, &mut findings);
+
     let mut skills: Vec<String> = bundled::SKILLS.iter().map(|s| s.id.to_owned()).collect();
     skills.extend(files.skills.iter().cloned());
     skills.sort();
@@ -527,6 +530,39 @@ fn check_placeholders(
                 Some(index),
                 message,
             );
+        }
+    }
+}
+
+/// Two names that generated code would spell the same (`utter_a` and `utterA`
+/// both become `UtterA`) are an error here, not in the generated code.
+fn report_rust_name_collisions(
+    merged: &BTreeMap<String, MergedResponse>,
+    sources: &[SourceFile],
+    findings: &mut Vec<Finding>,
+) {
+    let mut seen: HashMap<String, &str> = HashMap::new();
+    for (name, response) in merged {
+        let rust_name = codegen::variant_name(name);
+        match seen.get(&rust_name) {
+            None => {
+                seen.insert(rust_name, name);
+            }
+            Some(first) => {
+                let Some(source) = sources.iter().find(|s| s.label == response.file) else {
+                    continue;
+                };
+                let mut finding = source.finding(
+                    codes::RUST_NAME_COLLISION,
+                    Severity::Error,
+                    response.raw.name_span.clone(),
+                    format!(
+                        "is spelled `{rust_name}` in generated Rust, like response `{first}`; rename one of them"
+                    ),
+                );
+                finding.response = Some(name.clone());
+                findings.push(finding);
+            }
         }
     }
 }

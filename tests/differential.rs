@@ -1,0 +1,137 @@
+//! Differential test: for random registries and random memories, the
+//! generated selectors and the interpreter deliver the same text, variant,
+//! rephrase flag and fallback flag. A failure prints its seeds.
+
+use utter::{Context, Delivery, Entry, MapMemory, SlotMemory, Value};
+use utter_synth::{Rng, SynthValue, random_project, random_value};
+use utter_tests::registry;
+
+/// One compiled synthetic registry.
+pub struct Synth {
+    pub seed: u64,
+    pub deliver_name: for<'n, 'c, 'm> fn(&'n str, &'c Context<'m>) -> Delivery<'n>,
+    pub entries: &'static [Entry],
+}
+
+include!(concat!(env!("OUT_DIR"), "/synth_registries.rs"));
+
+/// Memories tried per registry.
+const MEMORIES: usize = 60;
+
+fn to_value(v: &SynthValue) -> Option<Value> {
+    Some(match v {
+        SynthValue::Unset => return None,
+        SynthValue::None => Value::None,
+        SynthValue::Bool(b) => Value::Bool(*b),
+        SynthValue::Int(i) => Value::Int(*i),
+        SynthValue::Float(f) => Value::Float(*f),
+        SynthValue::Str(s) => Value::from(*s),
+        SynthValue::List(items) => Value::List(items.iter().filter_map(to_value).collect()),
+    })
+}
+
+#[test]
+fn generated_selectors_agree_with_the_interpreter() {
+    let mut cases = 0usize;
+    // How often a conditioned variant won, and how often text was filled in:
+    // the comparison must exercise selection and interpolation, not just defaults.
+    let mut conditioned_wins = 0usize;
+    let mut interpolated = 0usize;
+    for synth in SYNTH {
+        let project = random_project(synth.seed);
+        let files: Vec<(&str, &str)> = project
+            .files
+            .iter()
+            .map(|(p, t)| (p.as_str(), t.as_str()))
+            .collect();
+        let interpreted = registry(&files);
+        let table: Vec<(&str, &str)> = interpreted
+            .entries
+            .iter()
+            .map(|e| (e.namespace.as_str(), e.name.as_str()))
+            .collect();
+        let generated: Vec<(&str, &str)> = synth
+            .entries
+            .iter()
+            .map(|e| (e.namespace, e.name))
+            .collect();
+        assert_eq!(
+            table, generated,
+            "registry {}: entry tables differ",
+            synth.seed
+        );
+
+        let mut rng = Rng::new(synth.seed.wrapping_mul(7919).wrapping_add(1));
+        for memory_seed in 0..MEMORIES {
+            let mut map = MapMemory::new();
+            let mut slots = SlotMemory::new(synth.entries);
+            for entry in &project.entries {
+                if let Some(value) = to_value(&random_value(&mut rng)) {
+                    map.set(&entry.namespace, &entry.name, value.clone());
+                    slots
+                        .set(&entry.namespace, &entry.name, value)
+                        .expect("declared entry");
+                }
+            }
+            let skill = match rng.below(project.skills.len() + 2) {
+                0 => None,
+                1 => Some("not_a_skill".to_owned()),
+                i => Some(project.skills[i - 2].clone()),
+            };
+            let ctx_map = match &skill {
+                Some(s) => Context::for_skill(&map, s),
+                None => Context::new(&map),
+            };
+            let ctx_slots = match &skill {
+                Some(s) => Context::for_skill(&slots, s),
+                None => Context::new(&slots),
+            };
+            let names = project
+                .response_names
+                .iter()
+                .map(String::as_str)
+                .chain(["utter_missing"]);
+            for name in names {
+                let want = interpreted.deliver(name, &ctx_map);
+                let got = (synth.deliver_name)(name, &ctx_slots);
+                let got_map = (synth.deliver_name)(name, &ctx_map);
+                let shape =
+                    |d: &Delivery<'_>| (d.text.to_string(), d.variant, d.rephrase, d.fallback);
+                assert_eq!(
+                    shape(&got),
+                    shape(&want),
+                    "registry seed {}, memory {memory_seed}, skill {skill:?}, response {name:?}",
+                    synth.seed
+                );
+                assert_eq!(
+                    shape(&got_map),
+                    shape(&want),
+                    "map memory, registry seed {}, memory {memory_seed}",
+                    synth.seed
+                );
+                cases += 1;
+                let response = interpreted.response(name);
+                if let (Some(r), Some(v)) = (response, want.variant) {
+                    if r.variants[v].condition.is_some() {
+                        conditioned_wins += 1;
+                    }
+                    if want.text != r.variants[v].text {
+                        interpolated += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(cases >= 10_000, "only {cases} cases ran");
+    assert!(
+        conditioned_wins * 10 > cases,
+        "{conditioned_wins} of {cases} chose a conditioned variant"
+    );
+    assert!(
+        interpolated * 10 > cases,
+        "{interpolated} of {cases} interpolated"
+    );
+    println!(
+        "{cases} deliveries compared; {conditioned_wins} conditioned wins, {interpolated} interpolated"
+    );
+}
