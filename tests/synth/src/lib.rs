@@ -190,7 +190,7 @@ fn text(rng: &mut Rng, entries: &[SynthEntry]) -> String {
                 let _ = write!(out, "{{{}}}", e.name);
             }
         } else {
-            out.push_str(*rng.pick(TEXT_BITS));
+            out.push_str(rng.pick::<&str>(TEXT_BITS));
         }
     }
     if out.trim().is_empty() {
@@ -363,7 +363,7 @@ pub fn random_value(rng: &mut Rng) -> SynthValue {
         3 => SynthValue::Bool(rng.chance(50)),
         4 => SynthValue::Int(*rng.pick(&[-1, 0, 1, 2, 5, 10])),
         5 => SynthValue::Float(*rng.pick(&[0.0, 1.5, 2.0, -0.5, 1e16, 0.1])),
-        6 => SynthValue::Str(*rng.pick(&["a", "b", "lost", "", "{session.s0.x}", "{x}"])),
+        6 => SynthValue::Str(rng.pick::<&str>(&["a", "b", "lost", "", "{session.s0.x}", "{x}"])),
         _ => SynthValue::List(
             (0..rng.below(3))
                 .map(|_| SynthValue::Int(*rng.pick(&[0, 1, 2])))
