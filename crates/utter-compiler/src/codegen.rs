@@ -232,7 +232,7 @@ fn response_items(index: usize, response: &Response) -> TokenStream {
             };
             items.push(quote! {
                 #[doc(hidden)]
-                #[allow(unused_parens, clippy::nonminimal_bool, clippy::double_parens)]
+                #[allow(unused_parens, unused_variables, clippy::nonminimal_bool, clippy::double_parens)]
                 fn #ident(ctx: &::utter::Context<'_>) -> ::core::result::Result<bool, ::utter::EvalError> {
                     #body
                 }
@@ -245,24 +245,26 @@ fn response_items(index: usize, response: &Response) -> TokenStream {
         let rephrase = response.variants[v].rephrase;
         quote!(::utter::__private::delivered(#name, #v_lit, &#text, &ENTRIES, #rephrase, ctx))
     };
-    let tries = response.conditioned.iter().map(|&v| {
-        let cond = cond_ident(v);
-        let delivered = deliver_variant(v);
-        quote! {
-            if ::utter::__private::holds(#cond(ctx)) {
-                return #delivered;
-            }
-        }
-    });
-    let otherwise = match response.default {
+    // `if c1 { v1 } else if c2 { v2 } else { default }`, in YAML order.
+    let mut selection = match response.default {
         Some(v) => deliver_variant(v),
         None => quote!(::utter::Delivery::fallback(#name)),
     };
+    for &v in response.conditioned.iter().rev() {
+        let cond = cond_ident(v);
+        let delivered = deliver_variant(v);
+        selection = quote! {
+            if ::utter::__private::holds(#cond(ctx)) {
+                #delivered
+            } else {
+                #selection
+            }
+        };
+    }
     items.push(quote! {
         #[doc(hidden)]
         fn #deliver_fn(ctx: &::utter::Context<'_>) -> ::utter::Delivery<'static> {
-            #(#tries)*
-            #otherwise
+            #selection
         }
     });
     quote!(#(#items)*)
