@@ -31,7 +31,6 @@ use std::fmt;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use utter_compiler::diagnostics::render_finding;
 use utter_compiler::{Checked, ProjectFiles, check, codegen, lower};
 
 /// Compiles the agent folder `dir` (relative to `CARGO_MANIFEST_DIR`) into
@@ -137,7 +136,7 @@ impl Builder {
             let _ = writeln!(directives, "cargo::rerun-if-changed={}", path.display());
         }
         let checked = check(&files);
-        let warnings = report(&checked, directives);
+        let warnings = report(&checked, &self.dir.display().to_string(), directives);
         let registry = match lower(&checked) {
             Ok(registry) => registry,
             Err(errors) => {
@@ -163,7 +162,7 @@ impl Builder {
 }
 
 /// Prints every finding as cargo directives; returns the warning count.
-fn report(checked: &Checked, directives: &mut impl Write) -> usize {
+fn report(checked: &Checked, prefix: &str, directives: &mut impl Write) -> usize {
     let mut warnings = 0;
     for finding in &checked.findings {
         let directive = if finding.is_error() {
@@ -172,10 +171,8 @@ fn report(checked: &Checked, directives: &mut impl Write) -> usize {
             warnings += 1;
             "cargo::warning="
         };
-        let rendered = render_finding(finding, checked.source(&finding.file));
-        let snippet = rendered.split_once('\n').map_or("", |(_, rest)| rest);
-        let _ = writeln!(directives, "{directive}{}", finding.one_line());
-        for line in snippet.lines().filter(|l| !l.trim().is_empty()) {
+        let message = codegen::error_message(finding, checked, prefix);
+        for line in message.lines().filter(|l| !l.trim().is_empty()) {
             let _ = writeln!(directives, "{directive}{line}");
         }
     }

@@ -420,16 +420,27 @@ pub fn skeleton(checked: &Checked) -> TokenStream {
 
 /// The message of a compile error: the self-contained first line, then the
 /// snippet (`--> file:line:col` and the source line).
-pub fn error_message(finding: &Finding, checked: &Checked) -> String {
-    let rendered = render_finding(finding, checked.source(&finding.file));
+pub fn error_message(finding: &Finding, checked: &Checked, prefix: &str) -> String {
+    let source = checked.source(&finding.file);
+    let mut shown = finding.clone();
+    if !prefix.is_empty() && !finding.file.starts_with('<') {
+        shown.file = format!("{}/{}", prefix.trim_end_matches('/'), finding.file);
+    }
+    let rendered = render_finding(&shown, source);
     let snippet = rendered.split_once('\n').map_or("", |(_, rest)| rest);
-    format!("{}\n{}", finding.one_line(), snippet.trim_end())
+    format!("{}\n{}", shown.one_line(), snippet.trim_end())
 }
 
 /// What `include_responses!` expands to: the code, or every error as a
 /// `compile_error!` at `span` plus the skeleton. `tracked` files are
 /// included as bytes so that editing one rebuilds the crate.
 pub fn expand(checked: &Checked, span: Span, tracked: &[&Path]) -> TokenStream {
+    expand_at(checked, span, tracked, "")
+}
+
+/// [`expand`], with file names in errors shown under `prefix` (the agent
+/// folder as the macro was given it), so they read from the crate root.
+pub fn expand_at(checked: &Checked, span: Span, tracked: &[&Path], prefix: &str) -> TokenStream {
     let mut tracked: Vec<String> = tracked.iter().map(|p| p.display().to_string()).collect();
     tracked.sort();
     let tracking = tracked.iter().map(|p| {
@@ -442,7 +453,7 @@ pub fn expand(checked: &Checked, span: Span, tracked: &[&Path]) -> TokenStream {
         Ok(registry) => generate(&registry),
         Err(errors) => {
             let errors = errors.iter().map(|f| {
-                let message = lit_str(&error_message(f, checked));
+                let message = lit_str(&error_message(f, checked, prefix));
                 quote_spanned!(span=> ::core::compile_error!(#message);)
             });
             let skeleton = skeleton(checked);
@@ -485,7 +496,7 @@ pub fn include_responses(input: TokenStream) -> TokenStream {
     // Every file read: editing any of them rebuilds the crate.
     let read: Vec<std::path::PathBuf> = files.files.keys().map(|label| dir.join(label)).collect();
     let absolute: Vec<&Path> = read.iter().map(std::path::PathBuf::as_path).collect();
-    expand(&checked, span, &absolute)
+    expand_at(&checked, span, &absolute, &literal.value())
 }
 
 /// Formats generated items as a Rust source file (prettyplease).

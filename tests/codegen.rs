@@ -1,0 +1,100 @@
+//! The generated code: compile errors through `include_responses!`
+//! (trybuild), a reviewed snapshot of the expansion (insta), determinism
+//! and rebuild tracking.
+
+use std::path::{Path, PathBuf};
+
+use utter_compiler::{ProjectFiles, check, codegen, lower};
+
+fn manifest_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn example_agent() -> PathBuf {
+    manifest_dir().join("../examples/card-agent")
+}
+
+fn example_source() -> String {
+    let files = ProjectFiles::read(&example_agent()).expect("the example agent reads");
+    let registry = lower(&check(&files)).expect("the example agent is valid");
+    codegen::pretty(codegen::generate(&registry), codegen::HEADER).expect("generated code parses")
+}
+
+/// trybuild builds the cases in `<target>/tests/trybuild/utter-tests`, so
+/// `include_responses!` resolves paths there: link the fixtures in (askama's approach).
+fn trybuild_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("test binary path");
+    // <target>/<profile>/deps/codegen-<hash>
+    let target = exe.ancestors().nth(3).expect("target dir").to_path_buf();
+    target.join("tests").join("trybuild").join("utter-tests")
+}
+
+fn link_fixtures() {
+    let dir = trybuild_dir();
+    std::fs::create_dir_all(&dir).expect("trybuild dir");
+    let link = dir.join("ui-fixtures");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(manifest_dir().join("ui-fixtures"), &link).expect("fixture link");
+}
+
+/// The snapshot as a compilable program, for trybuild's `pass`.
+fn snapshot_program() -> PathBuf {
+    let snap = std::fs::read_to_string(
+        manifest_dir().join("snapshots/codegen__card_agent_expansion.snap"),
+    )
+    .expect("the expansion snapshot exists");
+    // An insta snapshot: a `---`-delimited header, then the body.
+    let body = snap.splitn(3, "---\n").nth(2).expect("snapshot body");
+    let program = format!(
+        "mod responses {{\n{body}\n}}\n\nfn main() {{\n    let memory = responses::memory();\n    let ctx = utter::Context::new(&memory);\n    for r in responses::Response::ALL {{\n        let _ = responses::deliver(*r, &ctx);\n    }}\n}}\n"
+    );
+    let dir = trybuild_dir().join("pass");
+    std::fs::create_dir_all(&dir).expect("pass dir");
+    let path = dir.join("expanded_card_agent.rs");
+    std::fs::write(&path, program).expect("pass program");
+    path
+}
+
+#[test]
+fn compile_errors_and_expanded_code_compile() {
+    link_fixtures();
+    let cases = trybuild::TestCases::new();
+    cases.compile_fail("ui/fail/*.rs");
+    cases.pass(snapshot_program());
+}
+
+#[test]
+fn card_agent_expansion() {
+    insta::assert_snapshot!(example_source());
+}
+
+#[test]
+fn expansions_are_byte_identical() {
+    assert_eq!(example_source(), example_source());
+    let files = ProjectFiles::read(&example_agent()).unwrap();
+    let a = codegen::expand(&check(&files), proc_macro2::Span::call_site(), &[]).to_string();
+    let b = codegen::expand(&check(&files), proc_macro2::Span::call_site(), &[]).to_string();
+    assert_eq!(a, b);
+}
+
+#[test]
+fn the_expansion_tracks_every_file_it_read() {
+    let files = ProjectFiles::read(&example_agent()).unwrap();
+    let read: Vec<PathBuf> = files
+        .files
+        .keys()
+        .map(|label| example_agent().join(label))
+        .collect();
+    let paths: Vec<&Path> = read.iter().map(PathBuf::as_path).collect();
+    let tokens =
+        codegen::expand(&check(&files), proc_macro2::Span::call_site(), &paths).to_string();
+    assert!(read.len() >= 8, "{read:?}");
+    for path in &read {
+        let include = format!("include_bytes ! ({:?})", path.display().to_string());
+        assert!(
+            tokens.contains(&include),
+            "no tracking of {}",
+            path.display()
+        );
+    }
+}

@@ -1,0 +1,5 @@
+mod responses {
+    utter::include_responses!(agent);
+}
+
+fn main() {}
