@@ -98,3 +98,55 @@ fn the_expansion_tracks_every_file_it_read() {
         );
     }
 }
+
+mod card_agent {
+    utter::include_responses!("../examples/card-agent");
+}
+
+#[test]
+fn generated_skills_expose_their_typed_responses() {
+    use card_agent::{Response, Skill};
+    assert_eq!(
+        Skill::ALL,
+        [
+            Skill::CardDisambiguation,
+            Skill::CardReplace,
+            Skill::IdentityCheck
+        ]
+    );
+    assert_eq!(Skill::from_id("card_replace"), Some(Skill::CardReplace));
+    assert_eq!(Skill::CardReplace.id(), "card_replace");
+    let skill = Skill::CardReplace.responses();
+    assert_eq!(skill.on_activate, [Response::UtterRecordingNotice]);
+    let tool = skill.tool("process_card_replacement").expect("constraint");
+    assert_eq!(tool.on_success, Some(Response::UtterCardReplaceCompleted));
+    assert_eq!(tool.on_failure, Some(Response::UtterReplacementFailed));
+    assert_eq!(
+        tool.utter_for_confirmation,
+        Some(Response::UtterConfirmOrder)
+    );
+    assert_eq!(
+        tool.utter_on_user_denial,
+        Some(Response::UtterReplacementCancelled)
+    );
+    let step = skill.step("order", "ask_shipping").expect("step");
+    assert_eq!(
+        (step.kind, step.response),
+        (utter::StepKind::Utterance, Response::UtterAskShipping)
+    );
+    let alias = Skill::IdentityCheck
+        .responses()
+        .step("verify", "failed")
+        .expect("utter: alias");
+    assert_eq!(alias.response, Response::UtterIdentityFailed);
+
+    let mut memory = card_agent::memory();
+    let ctx = utter::Context::for_skill(&memory, "card_replace");
+    assert!(!skill.when[0].holds(&ctx));
+    memory
+        .set("card_replace", "replacement_reason", "stolen")
+        .unwrap();
+    let ctx = utter::Context::for_skill(&memory, "card_replace");
+    assert_eq!(skill.when[0].response, Response::UtterStolenWarning);
+    assert!(skill.when[0].holds(&ctx));
+}

@@ -260,3 +260,56 @@ fn expand_prints_the_generated_code() {
     assert_eq!(out.status.code(), Some(1));
     assert!(stdout(&out).is_empty());
 }
+
+#[test]
+fn check_lists_every_skill_md_mistake_in_one_run() {
+    let dir = project(
+        "skill-md",
+        &[
+            (
+                "skills/s/memory.yml",
+                "schema:\n  public:\n    reason: {}\n",
+            ),
+            (
+                "skills/s/responses.yml",
+                "responses:\n  utter_ok:\n    - fine\n",
+            ),
+            (
+                "skills/s/skill.md",
+                "---\nutter:\n  - utter_trigger_gone:\n      on: activate\ntool_constraints:\n  - order:\n      on_success: utter_success_gone\n      requires_confirmation:\n        enabled: true\n        utter_for_confirmation: utter_confirm_gone\n---\n\nUse session.s.reason here.\n\n:::ordered_block id=main\nsteps:\n  - id: a\n    action: utter_step_gone\n  - id: b\n    action: do_something\n:::\n",
+            ),
+        ],
+    );
+    let out = utter(&["check", dir.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let json = stdout(&out);
+    for (code, line) in [
+        ("mantle.validation.verbatim_trigger.unknown_response", 3),
+        (
+            "mantle.validation.tool_constraint.unknown_on_success_or_failure",
+            7,
+        ),
+        (
+            "mantle.validation.tool_constraint.unknown_requires_confirmation_response",
+            10,
+        ),
+        (
+            "mantle.validation.prose.session_reference_in_instructions",
+            13,
+        ),
+        ("mantle.validation.response.missing", 18),
+        ("mantle.validation.action.unknown", 20),
+    ] {
+        let needle =
+            format!("\"code\":\"{code}\",\"severity\":\"error\",\"file\":\"skills/s/skill.md\"");
+        let at = json
+            .find(&needle)
+            .unwrap_or_else(|| panic!("{code} missing from {json}"));
+        let finding = &json[at..at + json[at..].find('}').expect("object end")];
+        assert!(
+            finding.contains(&format!("\"line\":{line},")),
+            "{code} not on line {line}: {finding}"
+        );
+    }
+    assert_eq!(json.matches("\"code\":").count(), 6, "{json}");
+}

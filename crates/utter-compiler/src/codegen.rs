@@ -16,7 +16,7 @@ use crate::condition::{Expr, Literal as Lit};
 use crate::diagnostics::{Finding, render_finding};
 use crate::lower::{Registry, Response, lower};
 use crate::validate::Checked;
-use utter::{CmpOp, Piece, Visibility};
+use utter::{CmpOp, Piece, StepKind, Visibility};
 
 /// The `Response` enum variant for a response name: CamelCase of its ASCII
 /// alphanumeric words; any other character is spelled as `U` + its hex code,
@@ -197,6 +197,31 @@ fn piece(p: &Piece<String, Vec<usize>>) -> TokenStream {
     }
 }
 
+/// A condition as a `fn` over the view: straight-line comparisons of memory
+/// reads and literals, errors propagated with `?`.
+fn condition_fn(ident: &proc_macro2::Ident, condition: &Expr<usize>) -> TokenStream {
+    let body = match condition {
+        // One comparison is already the Result the selector wants.
+        Expr::Compare { first, rest } if rest.len() == 1 => {
+            let op = cmp_op(rest[0].0);
+            let left = value_expr(first, &mut 0);
+            let right = value_expr(&rest[0].1, &mut 0);
+            quote!(::utter::compare(#op, #left, #right))
+        }
+        other => {
+            let body = bool_expr(other, &mut 0);
+            quote!(::core::result::Result::Ok(#body))
+        }
+    };
+    quote! {
+        #[doc(hidden)]
+        #[allow(unused_parens, unused_variables, clippy::nonminimal_bool, clippy::double_parens)]
+        fn #ident(ctx: &::utter::Context<'_>) -> ::core::result::Result<bool, ::utter::EvalError> {
+            #body
+        }
+    }
+}
+
 /// The selector and texts of one response: a `fn` that tries each
 /// conditioned variant in order, then the default, else fails closed.
 fn response_items(index: usize, response: &Response) -> TokenStream {
@@ -216,27 +241,7 @@ fn response_items(index: usize, response: &Response) -> TokenStream {
             static #ident: [::utter::Piece; #len] = [#(#pieces),*];
         });
         if let Some(condition) = &variant.condition {
-            let ident = cond_ident(v);
-            let body = match condition {
-                // One comparison is already the Result the selector wants.
-                Expr::Compare { first, rest } if rest.len() == 1 => {
-                    let op = cmp_op(rest[0].0);
-                    let left = value_expr(first, &mut 0);
-                    let right = value_expr(&rest[0].1, &mut 0);
-                    quote!(::utter::compare(#op, #left, #right))
-                }
-                other => {
-                    let body = bool_expr(other, &mut 0);
-                    quote!(::core::result::Result::Ok(#body))
-                }
-            };
-            items.push(quote! {
-                #[doc(hidden)]
-                #[allow(unused_parens, unused_variables, clippy::nonminimal_bool, clippy::double_parens)]
-                fn #ident(ctx: &::utter::Context<'_>) -> ::core::result::Result<bool, ::utter::EvalError> {
-                    #body
-                }
-            });
+            items.push(condition_fn(&cond_ident(v), condition));
         }
     }
     let deliver_variant = |v: usize| {
@@ -294,6 +299,12 @@ fn common_items(
     let docs: Vec<String> = names.iter().map(|n| format!(" `{n}`")).collect();
     let count = Literal::usize_unsuffixed(names.len());
     let entry_count = Literal::usize_unsuffixed(entry_count);
+    // An enum without variants cannot be cast to an index.
+    let name_body = if names.is_empty() {
+        quote!(match self {})
+    } else {
+        quote!(__UTTER_NAMES[self as usize])
+    };
     let skills = skills.iter().map(|s| lit_str(s));
     quote! {
         /// The responses of the agent, one variant per response name.
@@ -312,7 +323,7 @@ fn common_items(
 
             /// The response name as written in `responses.yml`.
             pub const fn name(self) -> &'static str {
-                __UTTER_NAMES[self as usize]
+                #name_body
             }
 
             /// The response called `name`, if the agent defines it.
@@ -354,6 +365,122 @@ fn common_items(
     }
 }
 
+/// The `Skill` enum and what each skill's skill.md references; without a
+/// registry (a skeleton), every table is empty.
+fn skill_items(skills: &[String], registry: Option<&Registry>) -> TokenStream {
+    let variants: Vec<proc_macro2::Ident> = skills
+        .iter()
+        .map(|s| format_ident!("{}", variant_name(s)))
+        .collect();
+    let ids: Vec<Literal> = skills.iter().map(|s| lit_str(s)).collect();
+    let docs: Vec<String> = skills.iter().map(|s| format!(" `skills/{s}`")).collect();
+    let count = Literal::usize_unsuffixed(skills.len());
+    let response = |i: usize| {
+        let name = registry.map_or_else(String::new, |r| r.responses[i].name.clone());
+        let v = format_ident!("{}", variant_name(&name));
+        quote!(Response::#v)
+    };
+    let option = |r: Option<usize>| match r {
+        Some(i) => {
+            let v = response(i);
+            quote!(::core::option::Option::Some(#v))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    let mut conditions = Vec::new();
+    let tables = skills.iter().enumerate().map(|(si, skill)| {
+        let id = lit_str(skill);
+        let refs = registry.and_then(|r| r.skill_refs(skill));
+        let Some(refs) = refs else {
+            return quote!(::utter::SkillResponses { skill: #id, on_activate: &[], when: &[], tools: &[], steps: &[] });
+        };
+        let on_activate = refs.on_activate.iter().map(|&i| response(i));
+        let when: Vec<TokenStream> = refs
+            .when
+            .iter()
+            .enumerate()
+            .map(|(wi, (i, expr))| {
+                let ident = format_ident!("__utter_when_{}_{}", si, wi);
+                conditions.push(condition_fn(&ident, expr));
+                let r = response(*i);
+                quote!(::utter::WhenTrigger { response: #r, condition: #ident })
+            })
+            .collect();
+        let tools = refs.tools.iter().map(|t| {
+            let tool = lit_str(&t.tool);
+            let (a, b, c, d) = (option(t.on_success), option(t.on_failure), option(t.utter_for_confirmation), option(t.utter_on_user_denial));
+            quote!(::utter::ToolResponses { tool: #tool, on_success: #a, on_failure: #b, utter_for_confirmation: #c, utter_on_user_denial: #d })
+        });
+        let steps = refs.steps.iter().map(|st| {
+            let block = lit_str(&st.block);
+            let step = lit_str(&st.step);
+            let kind = match st.kind {
+                StepKind::Action => quote!(::utter::StepKind::Action),
+                StepKind::Utterance => quote!(::utter::StepKind::Utterance),
+            };
+            let r = response(st.response);
+            quote!(::utter::StepResponse { block: #block, step: #step, kind: #kind, response: #r })
+        });
+        quote! {
+            ::utter::SkillResponses {
+                skill: #id,
+                on_activate: &[#(#on_activate),*],
+                when: &[#(#when),*],
+                tools: &[#(#tools),*],
+                steps: &[#(#steps),*],
+            }
+        }
+    });
+    let tables: Vec<TokenStream> = tables.collect();
+    let indices = (0..skills.len()).map(Literal::usize_unsuffixed);
+    let id_arms = variants
+        .iter()
+        .zip(&ids)
+        .map(|(v, id)| quote!(Skill::#v => #id));
+    let responses_arms = variants
+        .iter()
+        .zip(indices)
+        .map(|(v, i)| quote!(Skill::#v => &__UTTER_SKILLS[#i]));
+    quote! {
+        /// The project's skills, one variant per folder under `skills/`.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        #[allow(dead_code)]
+        pub enum Skill {
+            #( #[doc = #docs] #variants, )*
+        }
+
+        #[allow(dead_code)]
+        impl Skill {
+            /// Every project skill, sorted by id.
+            pub const ALL: &'static [Skill] = &[#(Skill::#variants),*];
+
+            /// The skill id: its folder name, and its memory namespace.
+            pub const fn id(self) -> &'static str {
+                match self { #(#id_arms,)* }
+            }
+
+            /// The skill with folder name `id`.
+            pub fn from_id(id: &str) -> ::core::option::Option<Skill> {
+                match id {
+                    #( #ids => ::core::option::Option::Some(Skill::#variants), )*
+                    _ => ::core::option::Option::None,
+                }
+            }
+
+            /// The responses this skill's skill.md references: `utter:`
+            /// triggers, tool constraints and ordered-block steps.
+            pub fn responses(self) -> &'static ::utter::SkillResponses<Response> {
+                match self { #(#responses_arms,)* }
+            }
+        }
+
+        #[doc(hidden)]
+        static __UTTER_SKILLS: [::utter::SkillResponses<Response>; #count] = [#(#tables),*];
+
+        #(#conditions)*
+    }
+}
+
 /// The complete code for a registry.
 pub fn generate(registry: &Registry) -> TokenStream {
     let names: Vec<String> = registry.responses.iter().map(|r| r.name.clone()).collect();
@@ -380,8 +507,22 @@ pub fn generate(registry: &Registry) -> TokenStream {
         .map(|(i, r)| response_items(i, r));
     let deliver_fns = (0..registry.responses.len()).map(|i| format_ident!("__utter_deliver_{}", i));
     let count = Literal::usize_unsuffixed(registry.responses.len());
+    let deliver_body = if registry.responses.is_empty() {
+        quote!(match response {})
+    } else {
+        quote!(__UTTER_DELIVER[response as usize](ctx))
+    };
+    let skills = skill_items(
+        &registry
+            .skill_refs
+            .iter()
+            .map(|r| r.skill.clone())
+            .collect::<Vec<_>>(),
+        Some(registry),
+    );
     quote! {
         #common
+        #skills
 
         #[doc(hidden)]
         static __UTTER_DELIVER: [fn(&::utter::Context<'_>) -> ::utter::Delivery<'static>; #count] = [#(#deliver_fns),*];
@@ -390,7 +531,7 @@ pub fn generate(registry: &Registry) -> TokenStream {
         /// the default, interpolated from `ctx`.
         #[allow(dead_code)]
         pub fn deliver(response: Response, ctx: &::utter::Context<'_>) -> ::utter::Delivery<'static> {
-            __UTTER_DELIVER[response as usize](ctx)
+            #deliver_body
         }
 
         #(#responses)*
@@ -407,8 +548,10 @@ pub fn skeleton(checked: &Checked) -> TokenStream {
         .filter(|n| seen.insert(variant_name(n)))
         .collect();
     let common = common_items(&names, quote!([]), 0, &checked.skills);
+    let skills = skill_items(&checked.project_skills, None);
     quote! {
         #common
+        #skills
 
         /// Delivers `response` (this project has errors: nothing is compiled).
         #[allow(dead_code)]

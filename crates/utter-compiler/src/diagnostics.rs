@@ -16,6 +16,23 @@ pub mod codes {
     pub const UNKNOWN_MEMORY_KEY: &str = "mantle.validation.response.unknown_memory_key";
     pub const DEFAULT_REQUIRED: &str = "mantle.validation.response.default_required";
     pub const MULTIPLE_DEFAULTS: &str = "mantle.validation.response.multiple_defaults";
+    pub const RESPONSE_MISSING: &str = "mantle.validation.response.missing";
+    pub const ACTION_UNKNOWN: &str = "mantle.validation.action.unknown";
+    pub const TOOL_UNKNOWN_OUTCOME: &str =
+        "mantle.validation.tool_constraint.unknown_on_success_or_failure";
+    pub const TOOL_UNKNOWN_CONFIRMATION: &str =
+        "mantle.validation.tool_constraint.unknown_requires_confirmation_response";
+    pub const TRIGGER_UNKNOWN_RESPONSE: &str =
+        "mantle.validation.verbatim_trigger.unknown_response";
+    pub const PROSE_SESSION_REFERENCE: &str =
+        "mantle.validation.prose.session_reference_in_instructions";
+    pub const PROSE_INVALID_IF: &str = "mantle.validation.prose.invalid_if_expression";
+    pub const PROSE_EMPTY_IF: &str = "mantle.validation.prose.empty_if_condition";
+    pub const PROSE_UNKNOWN_MEMORY_KEY: &str = "mantle.validation.prose.unknown_memory_key";
+    pub const SKILL_INVALID_UTTER: &str = "skill.markdown.invalid_utter";
+    pub const SKILL_INVALID_TOOL_CONSTRAINTS: &str = "skill.markdown.invalid_tool_constraints";
+    pub const SKILL_INVALID_FRONTMATTER: &str = "skill.markdown.invalid_frontmatter_delimiter";
+    pub const SKILL_INVALID_BLOCK: &str = "utter.skill.invalid_ordered_block";
     pub const SKILL_RESERVED_ID: &str = "mantle.validation.skill.reserved_id";
     pub const SKILL_INVALID_ID: &str = "mantle.validation.skill.invalid_id";
     /// The strict runtime loader's error code.

@@ -4,11 +4,12 @@
 
 use std::collections::HashMap;
 
-use utter::{Entry, Piece};
+use utter::{Entry, Piece, StepKind};
 
 use crate::bundled;
-use crate::condition::{Expr, MemoryRef};
+use crate::condition::{self, Expr, MemoryRef};
 use crate::diagnostics::Finding;
+use crate::load::skill_md::{NameRef, RefKind};
 use crate::template::{self, RawPiece};
 use crate::validate::{Checked, Scope};
 
@@ -21,6 +22,36 @@ pub struct Registry {
     pub skills: Vec<String>,
     /// Sorted by name.
     pub responses: Vec<Response>,
+    /// What each project skill's skill.md references, by skill id (sorted).
+    pub skill_refs: Vec<SkillRefs>,
+}
+
+/// The responses one skill's skill.md references, as indices into
+/// [`Registry::responses`].
+#[derive(Clone, Debug, Default)]
+pub struct SkillRefs {
+    pub skill: String,
+    pub on_activate: Vec<usize>,
+    pub when: Vec<(usize, Expr<usize>)>,
+    pub tools: Vec<ToolRefs>,
+    pub steps: Vec<StepRef>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct ToolRefs {
+    pub tool: String,
+    pub on_success: Option<usize>,
+    pub on_failure: Option<usize>,
+    pub utter_for_confirmation: Option<usize>,
+    pub utter_on_user_denial: Option<usize>,
+}
+
+#[derive(Clone, Debug)]
+pub struct StepRef {
+    pub block: String,
+    pub step: String,
+    pub kind: StepKind,
+    pub response: usize,
 }
 
 #[derive(Clone, Debug)]
@@ -54,6 +85,11 @@ impl Registry {
             .binary_search_by(|r| r.name.as_str().cmp(name))
             .ok()
             .map(|i| &self.responses[i])
+    }
+
+    /// What skill `skill`'s skill.md references.
+    pub fn skill_refs(&self, skill: &str) -> Option<&SkillRefs> {
+        self.skill_refs.iter().find(|s| s.skill == skill)
     }
 
     /// The id of entry `namespace.name`.
@@ -93,7 +129,7 @@ pub fn lower(checked: &Checked) -> Result<Registry, Vec<Finding>> {
         by_name.entry(e.name.as_str()).or_default().push(e.id);
     }
 
-    let responses = checked
+    let responses: Vec<Response> = checked
         .responses
         .values()
         .map(|merged| {
@@ -129,10 +165,78 @@ pub fn lower(checked: &Checked) -> Result<Registry, Vec<Finding>> {
             }
         })
         .collect();
+    let responses: Vec<Response> = responses;
+    let index = |name: &str| {
+        responses
+            .binary_search_by(|r| r.name.as_str().cmp(name))
+            .ok()
+    };
+    let skill_refs = checked
+        .project_skills
+        .iter()
+        .map(|skill| {
+            let Some(doc) = checked.skill_docs.get(skill) else {
+                return SkillRefs {
+                    skill: skill.clone(),
+                    ..SkillRefs::default()
+                };
+            };
+            let mut refs = SkillRefs {
+                skill: skill.clone(),
+                ..SkillRefs::default()
+            };
+            for trigger in &doc.triggers {
+                let Some(response) = index(&trigger.response.name) else {
+                    continue;
+                };
+                if trigger.on_activate {
+                    refs.on_activate.push(response);
+                }
+                if let Some((text, _)) = &trigger.when
+                    && let Ok(expr) = condition::parse(text)
+                {
+                    refs.when.push((response, lower_condition(&expr, &ids)));
+                }
+            }
+            for tool in &doc.tools {
+                let named = |r: &Option<NameRef>| r.as_ref().and_then(|r| index(&r.name));
+                let t = ToolRefs {
+                    tool: tool.tool.clone(),
+                    on_success: named(&tool.on_success),
+                    on_failure: named(&tool.on_failure),
+                    utter_for_confirmation: named(&tool.utter_for_confirmation),
+                    utter_on_user_denial: named(&tool.utter_on_user_denial),
+                };
+                if t.on_success.is_some()
+                    || t.on_failure.is_some()
+                    || t.utter_for_confirmation.is_some()
+                    || t.utter_on_user_denial.is_some()
+                {
+                    refs.tools.push(t);
+                }
+            }
+            for step in &doc.steps {
+                let Some(response) = index(&step.response.name) else {
+                    continue;
+                };
+                refs.steps.push(StepRef {
+                    block: step.block.clone(),
+                    step: step.step.clone(),
+                    kind: match step.kind {
+                        RefKind::StepUtterance => StepKind::Utterance,
+                        _ => StepKind::Action,
+                    },
+                    response,
+                });
+            }
+            refs
+        })
+        .collect();
     Ok(Registry {
         entries,
         skills: checked.skills.clone(),
         responses,
+        skill_refs,
     })
 }
 

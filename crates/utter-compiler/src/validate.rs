@@ -15,6 +15,7 @@ use crate::load::FileCx;
 use crate::load::memory::{self, MemoryDecl};
 use crate::load::project::ProjectFiles;
 use crate::load::responses::{self, ConditionField, RawResponse};
+use crate::load::skill_md::{self, NameRef, RefKind, SkillDoc};
 use crate::load::yaml::{self, Node, YamlErrorKind};
 use crate::template::{self, RawPiece};
 
@@ -49,6 +50,10 @@ pub struct Checked {
     pub memory: Vec<MemoryDecl>,
     /// The merged registry, by name.
     pub responses: BTreeMap<String, MergedResponse>,
+    /// The project's own skills (folders under `skills/`), sorted.
+    pub project_skills: Vec<String>,
+    /// What each project skill's skill.md references.
+    pub skill_docs: BTreeMap<String, SkillDoc>,
 }
 
 impl Checked {
@@ -65,17 +70,21 @@ impl Checked {
     }
 }
 
-/// Decodes a file (UTF-8, a leading BOM dropped) and parses its YAML; every
-/// problem becomes a finding.
-fn parse_file(
+/// Decodes a file (UTF-8, a leading BOM dropped) into a source; a file that
+/// is not UTF-8 is a finding (the source keeps its lossy text for display).
+/// Returns whether it decoded.
+pub(crate) fn decode_file(
     label: &str,
     bytes: &[u8],
     sources: &mut Vec<SourceFile>,
     findings: &mut Vec<Finding>,
-) -> Option<Option<Node>> {
+) -> bool {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let text = match std::str::from_utf8(bytes) {
-        Ok(text) => text.to_owned(),
+    match std::str::from_utf8(bytes) {
+        Ok(text) => {
+            sources.push(SourceFile::new(label, text));
+            true
+        }
         Err(e) => {
             let source = SourceFile::new(label, String::from_utf8_lossy(bytes).into_owned());
             // Lossy decoding keeps every valid byte before the first bad one.
@@ -87,12 +96,18 @@ fn parse_file(
                 "the file is not valid UTF-8",
             ));
             sources.push(source);
-            return None;
+            false
         }
-    };
-    let source = SourceFile::new(label, text);
-    let parsed = yaml::parse(&source.text);
-    let result = match parsed {
+    }
+}
+
+/// Parses the YAML in `range` of a source; a syntax error is a finding.
+pub(crate) fn parse_yaml(
+    source: &SourceFile,
+    range: std::ops::Range<usize>,
+    findings: &mut Vec<Finding>,
+) -> Option<Option<Node>> {
+    match yaml::parse_embedded(&source.text[range.clone()], range.start) {
         Ok(root) => Some(root),
         Err(e) => {
             let code = match e.kind {
@@ -104,9 +119,21 @@ fn parse_file(
             findings.push(source.finding(code, Severity::Error, e.span.start..end, e.message));
             None
         }
-    };
-    sources.push(source);
-    result
+    }
+}
+
+/// Decodes and parses a whole YAML file.
+fn parse_file(
+    label: &str,
+    bytes: &[u8],
+    sources: &mut Vec<SourceFile>,
+    findings: &mut Vec<Finding>,
+) -> Option<Option<Node>> {
+    if !decode_file(label, bytes, sources, findings) {
+        return None;
+    }
+    let source = sources.last().expect("decode_file pushed the source");
+    parse_yaml(source, 0..source.text.len(), findings)
 }
 
 /// One skill or the root, in merge order, with its files' labels and bytes.
@@ -330,6 +357,27 @@ pub fn check(files: &ProjectFiles) -> Checked {
 
     report_rust_name_collisions(&merged, &sources, &mut findings);
 
+    // skill.md references need the whole registry.
+    let mut skill_docs = BTreeMap::new();
+    for id in &files.skills {
+        let label = format!("skills/{id}/skill.md");
+        let Some(bytes) = files.files.get(&label) else {
+            continue;
+        };
+        if !decode_file(&label, bytes, &mut sources, &mut findings) {
+            continue;
+        }
+        let source = sources.last().expect("decode_file pushed the source");
+        let mut cx = FileCx {
+            source,
+            findings: &mut findings,
+        };
+        let doc = skill_md::walk(&mut cx, &parse_yaml);
+        check_skill_doc(&mut cx, &schema, id, &doc, &merged);
+        skill_docs.insert(id.clone(), doc);
+    }
+    report_skill_name_collisions(&files.skills, &mut findings);
+
     let mut skills: Vec<String> = bundled::SKILLS.iter().map(|s| s.id.to_owned()).collect();
     skills.extend(files.skills.iter().cloned());
     skills.sort();
@@ -341,6 +389,8 @@ pub fn check(files: &ProjectFiles) -> Checked {
         skills,
         memory,
         responses: merged,
+        project_skills: files.skills.clone(),
+        skill_docs,
     }
 }
 
@@ -563,6 +613,213 @@ fn report_rust_name_collisions(
                 finding.response = Some(name.clone());
                 findings.push(finding);
             }
+        }
+    }
+}
+
+/// Two skill ids that generated code would spell the same.
+fn report_skill_name_collisions(skills: &[String], findings: &mut Vec<Finding>) {
+    let mut seen: HashMap<String, &str> = HashMap::new();
+    for id in skills {
+        let rust_name = codegen::variant_name(id);
+        if let Some(first) = seen.get(&rust_name) {
+            findings.push(SourceFile::new(format!("skills/{id}"), "").finding(
+                codes::RUST_NAME_COLLISION,
+                Severity::Error,
+                0..0,
+                format!("skill `{id}` is spelled `{rust_name}` in generated Rust, like skill `{first}`; rename one folder"),
+            ));
+        } else {
+            seen.insert(rust_name, id);
+        }
+    }
+}
+
+/// Checks what a skill.md references: every response name exists, every
+/// condition parses and reads only what the skill can read, and prose uses
+/// `@memory` rather than bare `session.` references.
+fn check_skill_doc(
+    cx: &mut FileCx<'_>,
+    schema: &Schema,
+    skill: &str,
+    doc: &SkillDoc,
+    registry: &BTreeMap<String, MergedResponse>,
+) {
+    let scope = Scope::Skill(skill.to_owned());
+    let missing = |cx: &mut FileCx<'_>, code: &'static str, r: &NameRef, what: String| {
+        if registry.contains_key(&r.name) {
+            return;
+        }
+        let hint = did_you_mean(&r.name, registry.keys().map(String::as_str))
+            .map(|s| format!(" (did you mean `{s}`?)"))
+            .unwrap_or_default();
+        let mut finding = cx.source.finding(
+            code,
+            Severity::Error,
+            r.span.clone(),
+            format!("{what}, but no responses.yml defines it{hint}"),
+        );
+        finding.response = Some(r.name.clone());
+        cx.findings.push(finding);
+    };
+    for trigger in &doc.triggers {
+        missing(
+            cx,
+            codes::TRIGGER_UNKNOWN_RESPONSE,
+            &trigger.response,
+            "is delivered by an `utter:` trigger".to_owned(),
+        );
+        if let Some((text, node)) = &trigger.when {
+            let context = format!("the `when:` condition of `{}` ", trigger.response.name);
+            check_condition(
+                cx,
+                schema,
+                &scope,
+                text,
+                node,
+                &context,
+                codes::SKILL_INVALID_UTTER,
+            );
+        }
+    }
+    for tool in &doc.tools {
+        for (field, r) in [
+            ("on_success", &tool.on_success),
+            ("on_failure", &tool.on_failure),
+        ] {
+            if let Some(r) = r {
+                missing(
+                    cx,
+                    codes::TOOL_UNKNOWN_OUTCOME,
+                    r,
+                    format!("is the `{field}:` response of tool `{}`", tool.tool),
+                );
+            }
+        }
+        for (field, r) in [
+            ("utter_for_confirmation", &tool.utter_for_confirmation),
+            ("utter_on_user_denial", &tool.utter_on_user_denial),
+        ] {
+            if let Some(r) = r {
+                missing(
+                    cx,
+                    codes::TOOL_UNKNOWN_CONFIRMATION,
+                    r,
+                    format!("is the `{field}:` response of tool `{}`", tool.tool),
+                );
+            }
+        }
+    }
+    for step in &doc.steps {
+        let name = &step.response.name;
+        match step.kind {
+            RefKind::StepAction if name.starts_with("utter_") => missing(
+                cx,
+                codes::RESPONSE_MISSING,
+                &step.response,
+                format!("is uttered by step `{}` of ordered block `{}`", step.step, step.block),
+            ),
+            RefKind::StepAction if name == "action_listen" || name == "hangup" => {}
+            RefKind::StepAction => cx.report(
+                codes::ACTION_UNKNOWN,
+                Severity::Error,
+                step.response.span.clone(),
+                format!(
+                    "step `{}` of ordered block `{}` runs `{name}`, which is neither a response (`utter_*`) nor `action_listen`",
+                    step.step, step.block
+                ),
+            ),
+            RefKind::StepUtterance if name.starts_with("utter_") => missing(
+                cx,
+                codes::RESPONSE_MISSING,
+                &step.response,
+                format!("is the question of collect step `{}` of ordered block `{}`", step.step, step.block),
+            ),
+            _ => {}
+        }
+    }
+    for (text, span) in &doc.prose_conditions {
+        if text.trim().is_empty() {
+            cx.report(
+                codes::PROSE_EMPTY_IF,
+                Severity::Error,
+                span.clone(),
+                "this `if:` paragraph has no condition",
+            );
+            continue;
+        }
+        match condition::parse(text) {
+            Err(e) => cx.report(
+                codes::PROSE_INVALID_IF,
+                Severity::Error,
+                span.start + e.span.start..span.start + e.span.end,
+                format!("invalid `if:` condition: {}", e.message),
+            ),
+            Ok(expr) => {
+                for r in expr.refs() {
+                    if !schema.readable(&scope, &r.namespace, &r.entry) {
+                        cx.report(
+                            codes::PROSE_UNKNOWN_MEMORY_KEY,
+                            Severity::Error,
+                            span.start + r.span.start..span.start + r.span.end,
+                            schema.unreadable_reason(&scope, &r.namespace, &r.entry),
+                        );
+                    }
+                }
+            }
+        }
+    }
+    for (reference, span) in &doc.prose_session_refs {
+        let rest = reference.trim_start_matches("session.");
+        cx.report(
+            codes::PROSE_SESSION_REFERENCE,
+            Severity::Error,
+            span.clone(),
+            format!(
+                "`{reference}` in instructions is not replaced by its value; write `@memory.{rest}`"
+            ),
+        );
+    }
+}
+
+/// Parses a condition held by `node` and checks its memory references;
+/// findings get `code` and start with `context`.
+fn check_condition(
+    cx: &mut FileCx<'_>,
+    schema: &Schema,
+    scope: &Scope,
+    text: &str,
+    node: &Node,
+    context: &str,
+    code: &'static str,
+) -> Option<Expr<MemoryRef>> {
+    match condition::parse(text) {
+        Err(e) => {
+            let span = node_subspan(cx.source, node, &e.span);
+            cx.report(
+                code,
+                Severity::Error,
+                span,
+                format!("{context}is invalid: {}", e.message),
+            );
+            None
+        }
+        Ok(expr) => {
+            for r in expr.refs() {
+                if !schema.readable(scope, &r.namespace, &r.entry) {
+                    let span = node_subspan(cx.source, node, &r.span);
+                    cx.report(
+                        code,
+                        Severity::Error,
+                        span,
+                        format!(
+                            "{context}{}",
+                            schema.unreadable_reason(scope, &r.namespace, &r.entry)
+                        ),
+                    );
+                }
+            }
+            Some(expr)
         }
     }
 }

@@ -8,6 +8,7 @@
 
 mod delivery;
 mod memory;
+mod skill;
 mod template;
 mod value;
 
@@ -15,6 +16,7 @@ pub use delivery::{Delivery, Rephraser, Spoken};
 pub use memory::{
     Context, Entry, EntryKey, MapMemory, Memory, SlotMemory, UndeclaredEntry, Visibility,
 };
+pub use skill::{SkillResponses, StepKind, StepResponse, ToolResponses, WhenTrigger};
 pub use template::{Piece, render};
 pub use value::{
     CmpOp, EvalError, Value, ValueRef, compare, py_eq, py_str, write_py_repr, write_py_str,

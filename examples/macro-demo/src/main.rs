@@ -11,7 +11,7 @@ use utter::Context;
 fn main() -> Result<(), utter::UndeclaredEntry> {
     let mut memory = responses::memory();
     memory.set("project", "customer_name", "Ada")?;
-    memory.set("card_replace", "replacement_reason", "lost")?;
+    memory.set("card_replace", "replacement_reason", "stolen")?;
     memory.set("card_replace", "replacement_fee", 7.5)?;
     memory.set("card_replace", "order_shipping_summary", "rush")?;
 
@@ -31,6 +31,32 @@ fn main() -> Result<(), utter::UndeclaredEntry> {
             delivery.text
         );
     }
+    // What skill.md wires up, typed: no response names looked up at run time.
+    let skill = responses::Skill::CardReplace.responses();
+    for &response in skill.on_activate {
+        println!(
+            "on activate: {}",
+            responses::deliver(response, &card_replace).text
+        );
+    }
+    for trigger in skill.when {
+        if trigger.holds(&card_replace) {
+            println!(
+                "when: {}",
+                responses::deliver(trigger.response, &card_replace).text
+            );
+        }
+    }
+    if let Some(on_success) = skill
+        .tool("process_card_replacement")
+        .and_then(|t| t.on_success)
+    {
+        println!(
+            "on_success: {}",
+            responses::deliver(on_success, &card_replace).text
+        );
+    }
+
     let unknown = responses::deliver_name("utter_not_there", &card_replace);
     println!(
         "{:<32} fallback {}: {}",

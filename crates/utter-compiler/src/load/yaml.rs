@@ -478,6 +478,34 @@ pub fn parse(text: &str) -> Result<Option<Node>, YamlError> {
     Ok(root)
 }
 
+/// Parses a document embedded at byte `offset` of a larger file (a skill.md
+/// frontmatter or block): spans are shifted to index the whole file.
+pub fn parse_embedded(text: &str, offset: usize) -> Result<Option<Node>, YamlError> {
+    fn shift(node: &mut Node, offset: usize) {
+        node.span = node.span.start + offset..node.span.end + offset;
+        match &mut node.kind {
+            NodeKind::Scalar(_) => {}
+            NodeKind::Seq(items) => items.iter_mut().for_each(|n| shift(n, offset)),
+            NodeKind::Map(pairs) => pairs.iter_mut().for_each(|(k, v)| {
+                shift(k, offset);
+                shift(v, offset);
+            }),
+        }
+    }
+    match parse(text) {
+        Ok(mut root) => {
+            if let Some(node) = &mut root {
+                shift(node, offset);
+            }
+            Ok(root)
+        }
+        Err(mut e) => {
+            e.span = e.span.start + offset..e.span.end + offset;
+            Err(e)
+        }
+    }
+}
+
 fn push_frame(stack: &mut Vec<Frame>, frame: Frame, at: Range<usize>) -> Result<(), YamlError> {
     if stack.len() >= MAX_DEPTH {
         return Err(YamlError {
