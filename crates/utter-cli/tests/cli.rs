@@ -313,3 +313,61 @@ fn check_lists_every_skill_md_mistake_in_one_run() {
     }
     assert_eq!(json.matches("\"code\":").count(), 6, "{json}");
 }
+
+#[test]
+fn check_output_is_identical_across_runs_and_listing_orders() {
+    let skills = ["zeta", "alpha", "mid", "beta"];
+    let files = |order: &[&str]| -> Vec<(String, String)> {
+        order
+            .iter()
+            .flat_map(|s| {
+                [
+                    (format!("skills/{s}/memory.yml"), "schema:\n  private:\n    x: {}\n".to_owned()),
+                    (
+                        format!("skills/{s}/responses.yml"),
+                        format!("responses:\n  utter_shared:\n    - from {s}\n  utter_{s}:\n    - text: ''\n    - text: a\n      condition: session.{s}.y\n"),
+                    ),
+                ]
+            })
+            .collect()
+    };
+    let forward = files(&skills);
+    let mut reversed_order = skills;
+    reversed_order.reverse();
+    let reversed = files(&reversed_order);
+    let as_refs = |v: &Vec<(String, String)>| {
+        v.iter()
+            .map(|(a, b)| (a.clone(), b.clone()))
+            .collect::<Vec<_>>()
+    };
+    let a = project(
+        "order-a",
+        &as_refs(&forward)
+            .iter()
+            .map(|(p, t)| (p.as_str(), t.as_str()))
+            .collect::<Vec<_>>(),
+    );
+    let b = project(
+        "order-b",
+        &as_refs(&reversed)
+            .iter()
+            .map(|(p, t)| (p.as_str(), t.as_str()))
+            .collect::<Vec<_>>(),
+    );
+    let run = |dir: &PathBuf| {
+        stdout(&utter(&[
+            "check",
+            dir.to_str().unwrap(),
+            "--format",
+            "json",
+        ]))
+    };
+    let first = run(&a);
+    assert_eq!(first.matches("\"code\"").count(), 11, "{first}");
+    assert_eq!(
+        first,
+        run(&a),
+        "same project, another process (another hash seed)"
+    );
+    assert_eq!(first, run(&b), "skill folders created in another order");
+}

@@ -124,25 +124,43 @@ pub struct SourceFile {
     pub label: String,
     pub text: String,
     line_starts: Vec<usize>,
+    /// Byte offset of every 64th character, so columns cost O(log n) even
+    /// on a megabyte-long line.
+    char_checkpoints: Vec<usize>,
 }
+
+/// Lines longer than this are reported without a source snippet.
+const MAX_SNIPPET_LINE: usize = 4096;
 
 impl SourceFile {
     pub fn new(label: impl Into<String>, text: impl Into<String>) -> Self {
         let text = text.into();
         let mut line_starts = vec![0];
         line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        let char_checkpoints = text.char_indices().step_by(64).map(|(i, _)| i).collect();
         SourceFile {
             label: label.into(),
             text,
             line_starts,
+            char_checkpoints,
         }
+    }
+
+    /// How many characters precede byte `offset` (a char boundary).
+    fn char_index(&self, offset: usize) -> usize {
+        let block = self
+            .char_checkpoints
+            .partition_point(|&b| b <= offset)
+            .saturating_sub(1);
+        let base = self.char_checkpoints.get(block).copied().unwrap_or(0);
+        block * 64 + self.text[base..offset].chars().count()
     }
 
     /// 1-based line and character column of a byte offset (clamped to the text).
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
         let offset = self.floor_boundary(offset);
         let line = self.line_starts.partition_point(|&s| s <= offset) - 1;
-        let column = self.text[self.line_starts[line]..offset].chars().count();
+        let column = self.char_index(offset) - self.char_index(self.line_starts[line]);
         (line + 1, column + 1)
     }
 
@@ -188,19 +206,29 @@ pub fn render_finding(finding: &Finding, source: Option<&SourceFile>) -> String 
         Severity::Error => Level::ERROR,
         Severity::Warning => Level::WARNING,
     };
-    let rendered = match source {
-        Some(source) if !source.text.is_empty() => {
-            let span = source.floor_boundary(finding.span.start)
-                ..source.floor_boundary(finding.span.end.max(finding.span.start));
-            // Underline within the first line only: a caret, not a wall of text.
-            let line_end = source.text[span.start..]
-                .find(['\n', '\r'])
-                .map_or(source.text.len(), |i| span.start + i);
-            let end = span.end.min(line_end).max(span.start);
+    // The snippet is the finding's line alone: rendering cost does not grow
+    // with the file, and the underline stays on that line.
+    let line = source.filter(|s| !s.text.is_empty()).map(|source| {
+        let start = source.floor_boundary(finding.span.start);
+        let line_start = source.text[..start].rfind('\n').map_or(0, |i| i + 1);
+        let line_end = source.text[start..]
+            .find(['\n', '\r'])
+            .map_or(source.text.len(), |i| start + i);
+        let end = source
+            .floor_boundary(finding.span.end)
+            .clamp(start, line_end);
+        (
+            &source.text[line_start..line_end],
+            start - line_start..end - line_start,
+        )
+    });
+    let rendered = match line {
+        Some((text, span)) if text.len() <= MAX_SNIPPET_LINE => {
             let report = [level.primary_title(&title).id(finding.code).element(
-                Snippet::source(source.text.as_str())
+                Snippet::source(text)
+                    .line_start(finding.line)
                     .path(finding.file.as_str())
-                    .annotation(AnnotationKind::Primary.span(span.start..end)),
+                    .annotation(AnnotationKind::Primary.span(span)),
             )];
             Renderer::plain().render(&report)
         }

@@ -247,6 +247,16 @@ pub fn check(files: &ProjectFiles) -> Checked {
     let mut findings = Vec::new();
     let units = units(files);
 
+    for (label, size) in &files.oversized {
+        let limit = crate::load::project::MAX_FILE_BYTES;
+        findings.push(SourceFile::new(label.clone(), "").finding(
+            codes::YAML_LIMIT,
+            Severity::Error,
+            0..0,
+            format!("the file is {size} bytes; utter reads files of at most {limit} bytes"),
+        ));
+    }
+
     // Skill ids the reference engine refuses.
     for id in &files.skills {
         let folder = format!("skills/{id}");

@@ -77,6 +77,9 @@ pub struct SynthProject {
 
 /// Response names that stress the Rust spelling and string escaping.
 const ODD_NAMES: &[&str] = &[
+    "rtl\u{202e}txt",
+    "nul\u{0}",
+    "r#\"raw\"#",
     "self",
     "Self",
     "r#type",
@@ -102,6 +105,11 @@ const ODD_NAMES: &[&str] = &[
 
 /// Text pieces that stress escaping in generated string literals.
 const TEXT_BITS: &[&str] = &[
+    "\u{202e}",
+    "\u{0}",
+    "\u{feff}",
+    "*/",
+    "\r",
     "Hello",
     " ",
     "world",

@@ -8,6 +8,9 @@ use std::path::{Path, PathBuf};
 
 /// The files utter reads in every skill folder.
 pub const SKILL_FILES: &[&str] = &["responses.yml", "memory.yml", "skill.md"];
+/// The largest file utter reads; a larger one is a finding, never loaded.
+pub const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
+
 /// The files utter reads at the project root.
 pub const ROOT_FILES: &[&str] = &["responses.yml", "memory.yml"];
 
@@ -23,6 +26,8 @@ pub struct ProjectFiles {
     pub skills: Vec<String>,
     /// Every folder listed and file read (or looked for), for rebuild tracking.
     pub scanned: Vec<PathBuf>,
+    /// Files over [`MAX_FILE_BYTES`], with their size: not read.
+    pub oversized: BTreeMap<String, u64>,
 }
 
 /// The project cannot be read at all.
@@ -60,11 +65,26 @@ fn io_error(path: &Path) -> impl FnOnce(io::Error) -> ReadError + '_ {
     }
 }
 
-/// Reads `path` if it is a file; `Ok(None)` if nothing is there.
-fn read_optional(path: &Path) -> Result<Option<Vec<u8>>, ReadError> {
+/// What is at a path utter looks for.
+enum Found {
+    Nothing,
+    Bytes(Vec<u8>),
+    TooLarge(u64),
+}
+
+/// Reads `path` if it is a file of at most [`MAX_FILE_BYTES`].
+fn read_optional(path: &Path) -> Result<Found, ReadError> {
+    let size = match std::fs::metadata(path) {
+        Ok(meta) => meta.len(),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Found::Nothing),
+        Err(e) => return Err(io_error(path)(e)),
+    };
+    if size > MAX_FILE_BYTES {
+        return Ok(Found::TooLarge(size));
+    }
     match std::fs::read(path) {
-        Ok(bytes) => Ok(Some(bytes)),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Ok(bytes) => Ok(Found::Bytes(bytes)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(Found::Nothing),
         Err(e) => Err(io_error(path)(e)),
     }
 }
@@ -82,9 +102,7 @@ impl ProjectFiles {
         project.scanned.push(dir.to_path_buf());
         for name in ROOT_FILES {
             let path = dir.join(name);
-            if let Some(bytes) = read_optional(&path)? {
-                project.files.insert((*name).to_owned(), bytes);
-            }
+            project.take(name.to_string(), read_optional(&path)?);
             project.scanned.push(path);
         }
         let skills_dir = dir.join("skills");
@@ -113,15 +131,25 @@ impl ProjectFiles {
                 project.scanned.push(skill_dir.clone());
                 for name in SKILL_FILES {
                     let path = skill_dir.join(name);
-                    if let Some(bytes) = read_optional(&path)? {
-                        project.files.insert(format!("skills/{id}/{name}"), bytes);
-                    }
+                    project.take(format!("skills/{id}/{name}"), read_optional(&path)?);
                     project.scanned.push(path);
                 }
             }
             project.skills = ids;
         }
         Ok(project)
+    }
+
+    fn take(&mut self, label: String, found: Found) {
+        match found {
+            Found::Nothing => {}
+            Found::Bytes(bytes) => {
+                self.files.insert(label, bytes);
+            }
+            Found::TooLarge(size) => {
+                self.oversized.insert(label, size);
+            }
+        }
     }
 
     /// An in-memory project (tests, fuzzing): `(path, text)` pairs; skills are
@@ -144,7 +172,12 @@ impl ProjectFiles {
                     }
                 }
             }
-            project.files.insert(path, text.into());
+            let bytes: Vec<u8> = text.into();
+            if bytes.len() as u64 > MAX_FILE_BYTES {
+                project.oversized.insert(path, bytes.len() as u64);
+            } else {
+                project.files.insert(path, bytes);
+            }
         }
         project.skills.sort();
         project

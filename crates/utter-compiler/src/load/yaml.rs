@@ -323,6 +323,14 @@ pub fn parse(text: &str) -> Result<Option<Node>, YamlError> {
     while let Some(item) = parser.next_event() {
         let (event, span) = item.map_err(|e| {
             let at = index.byte(e.marker().index());
+            // The scanner has its own nesting limit for flow collections.
+            if e.info().contains("recursion limit") {
+                return YamlError {
+                    span: at..at,
+                    message: "lists and mappings are nested too deeply".into(),
+                    kind: YamlErrorKind::Limit,
+                };
+            }
             YamlError {
                 span: at..at,
                 message: e.info().to_owned(),

@@ -1,0 +1,237 @@
+//! Hostile input: every resource limit gives a finding in bounded time and
+//! memory; generated code stays well-formed for any name or text; values are
+//! never re-expanded; output is deterministic.
+
+use proptest::prelude::*;
+use utter_compiler::{check, codegen, codes, lower};
+use utter_tests::{checked, deliver, memory, project, registry, with_code};
+
+fn codes_of(checked: &utter_compiler::Checked) -> Vec<&'static str> {
+    checked.findings.iter().map(|f| f.code).collect()
+}
+
+#[test]
+fn alias_bombs_are_refused() {
+    let mut text = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+    for i in 1..12 {
+        let p = i - 1;
+        text.push_str(&format!(
+            "a{i}: &a{i} [*a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}]\n"
+        ));
+    }
+    text.push_str("responses:\n  r:\n    - *a11\n");
+    let checked = checked(&[("responses.yml", &text)]);
+    assert_eq!(codes_of(&checked), [codes::YAML_LIMIT]);
+    assert!(
+        checked.findings[0].message.contains("alias"),
+        "{}",
+        checked.findings[0].message
+    );
+}
+
+#[test]
+fn deep_yaml_nesting_is_refused() {
+    let flow = format!("responses: {}", "[".repeat(100_000));
+    let checked = checked(&[("responses.yml", &flow)]);
+    assert_eq!(checked.findings.len(), 1, "{:?}", checked.findings);
+    let closed = format!(
+        "responses:\n  r:\n    - {}x{}\n",
+        "[".repeat(500),
+        "]".repeat(500)
+    );
+    assert_eq!(codes_of(&checked_one(&closed)), [codes::YAML_LIMIT]);
+    let block = format!("responses:\n  r:\n{}\n", "- ".repeat(5_000));
+    assert_eq!(checked_one(&block).findings.len(), 1);
+}
+
+fn checked_one(responses: &str) -> utter_compiler::Checked {
+    checked(&[("responses.yml", responses)])
+}
+
+#[test]
+fn deep_condition_nesting_is_a_finding() {
+    let condition = format!(
+        "{}session.project.x{}",
+        "(".repeat(5_000),
+        ")".repeat(5_000)
+    );
+    let text =
+        format!("responses:\n  r:\n    - text: a\n      condition: '{condition}'\n    - b\n");
+    let parens = checked(&[("memory.yml", "x: {}\n"), ("responses.yml", &text)]);
+    assert_eq!(codes_of(&parens), [codes::INVALID_CONDITION]);
+    assert!(parens.findings[0].message.contains("nested deeper"));
+    let nots = format!("{}session.project.x", "not ".repeat(5_000));
+    let text = format!("responses:\n  r:\n    - text: a\n      condition: '{nots}'\n    - b\n");
+    let nots = checked(&[("memory.yml", "x: {}\n"), ("responses.yml", &text)]);
+    assert_eq!(codes_of(&nots), [codes::INVALID_CONDITION]);
+}
+
+#[test]
+fn oversized_files_are_not_read() {
+    let huge = "#".repeat(9 * 1024 * 1024);
+    let checked = checked(&[("responses.yml", &huge)]);
+    assert_eq!(codes_of(&checked), [codes::YAML_LIMIT]);
+    assert!(checked.findings[0].message.contains("bytes"));
+}
+
+#[test]
+fn large_valid_files_check_and_interpret() {
+    let mut text = String::from("responses:\n");
+    for i in 0..20_000 {
+        text.push_str(&format!(
+            "  utter_{i}:\n    - text: Response number {i} for {{name}}.\n"
+        ));
+    }
+    let reg = registry(&[("memory.yml", "name: {}\n"), ("responses.yml", &text)]);
+    let m = memory(&[("project", "name", "Ada".into())]);
+    assert_eq!(
+        deliver(&reg, "utter_19999", None, &m).0,
+        "Response number 19999 for Ada."
+    );
+}
+
+#[test]
+fn megabyte_lines_keep_positions_and_short_reports() {
+    let long = "x".repeat(1 << 20);
+    let text = format!(
+        "responses:\n  r:\n    - text: \"{long}\"\n      conditon: y\n  s: {{a: \"{long}\", b: 1}}\n"
+    );
+    let checked = checked(&[("responses.yml", &text)]);
+    let key = with_code(&checked, codes::INVALID_VARIANT_KEY);
+    assert_eq!((key[0].line, key[0].column), (4, 7));
+    let shape = with_code(&checked, codes::INVALID_VARIANT_SHAPE);
+    assert_eq!((shape[0].line, shape[0].column), (5, 6));
+    let rendered =
+        utter_compiler::diagnostics::render_finding(shape[0], checked.source("responses.yml"));
+    assert!(
+        rendered.len() < 1_000,
+        "a report must not print a megabyte line"
+    );
+    assert!(rendered.contains(" --> responses.yml:5:6"), "{rendered}");
+}
+
+#[test]
+fn non_utf8_bytes_are_a_finding_at_their_position() {
+    let mut bytes = b"responses:\n  r:\n    - text: caf".to_vec();
+    bytes.extend([0xE9, b'\n']);
+    let files = utter_compiler::ProjectFiles::from_files([("responses.yml".to_owned(), bytes)]);
+    let checked = check(&files);
+    assert_eq!(codes_of(&checked), [codes::YAML_ENCODING]);
+    assert_eq!(
+        (checked.findings[0].line, checked.findings[0].column),
+        (3, 16)
+    );
+}
+
+#[test]
+fn bom_and_crlf_keep_lines_and_columns_right() {
+    let text = "\u{feff}responses:\r\n  r:\r\n    - text: ''\r\n  s:\r\n    - text: x\r\n      conditon: y\r\n";
+    let checked = checked(&[("responses.yml", text)]);
+    let empty = with_code(&checked, codes::EMPTY_BODY);
+    assert_eq!((empty[0].line, empty[0].column), (3, 13));
+    let key = with_code(&checked, codes::INVALID_VARIANT_KEY);
+    assert_eq!((key[0].line, key[0].column), (6, 7));
+    let reg = registry(&[(
+        "responses.yml",
+        "\u{feff}responses:\r\n  r:\r\n    - |\r\n      two\r\n      lines\r\n",
+    )]);
+    assert_eq!(deliver(&reg, "r", None, &memory(&[])).0, "two\nlines\n");
+}
+
+#[test]
+fn memory_values_are_never_expanded_again() {
+    let reg = registry(&[
+        ("memory.yml", "a: {}\nb: {}\n"),
+        (
+            "responses.yml",
+            "responses:\n  r:\n    - '{a} and {session.project.b}'\n",
+        ),
+    ]);
+    let m = memory(&[
+        ("project", "a", "{b}".into()),
+        ("project", "b", "{session.project.a}".into()),
+    ]);
+    assert_eq!(
+        deliver(&reg, "r", None, &m).0,
+        "{b} and {session.project.a}"
+    );
+}
+
+/// Names and texts that could break generated Rust if escaped wrongly.
+fn adversarial() -> impl Strategy<Value = String> {
+    let atoms = prop::sample::select(vec![
+        "\"",
+        "#",
+        "\"#",
+        "r#",
+        "\\",
+        "{",
+        "}",
+        "{x}",
+        "{session.project.a}",
+        "self",
+        "Self",
+        "fn",
+        "type",
+        "é",
+        "日",
+        "😀",
+        " ",
+        "-",
+        ".",
+        "_",
+        "0",
+        "a",
+        "Z",
+        "\t",
+        "'",
+        "*/",
+        "/*",
+        "//",
+        "\u{202e}",
+        "\u{0}",
+    ]);
+    prop::collection::vec(atoms, 1..8).prop_map(|parts| parts.concat())
+}
+
+fn yaml_quoted(s: &str) -> String {
+    utter_synth::yaml_string(s)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Any name and text a YAML file can hold gives parseable Rust whose
+    /// string literals hold exactly the original text, or a finding.
+    #[test]
+    fn generated_code_is_well_formed_for_any_name_and_text(names in prop::collection::vec(adversarial(), 1..6), text in adversarial()) {
+        let mut yaml = String::from("responses:\n");
+        for name in &names {
+            yaml.push_str(&format!("  {}:\n    - text: {}\n", yaml_quoted(name), yaml_quoted(&format!("{text}!"))));
+        }
+        let files = project(&[("memory.yml", "a: {}\n"), ("responses.yml", &yaml)]);
+        let checked = check(&files);
+        let Ok(registry) = lower(&checked) else {
+            // Refused with findings (duplicate names, names alike in Rust, ...).
+            prop_assert!(checked.has_errors());
+            return Ok(());
+        };
+        let code = codegen::generate(&registry);
+        let file: syn::File = syn::parse2(code).map_err(|e| TestCaseError::fail(format!("does not parse: {e}")))?;
+        let mut literals = Vec::new();
+        collect_strings(&file, &mut literals);
+        for name in &names {
+            prop_assert!(literals.iter().any(|l| l == name), "name {name:?} lost");
+        }
+    }
+}
+
+fn collect_strings(file: &syn::File, out: &mut Vec<String>) {
+    struct Strings<'a>(&'a mut Vec<String>);
+    impl<'ast> syn::visit::Visit<'ast> for Strings<'_> {
+        fn visit_lit_str(&mut self, lit: &'ast syn::LitStr) {
+            self.0.push(lit.value());
+        }
+    }
+    syn::visit::Visit::visit_file(&mut Strings(out), file);
+}
