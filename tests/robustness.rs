@@ -86,3 +86,29 @@ proptest! {
         let _ = utter_compiler::memory_json::parse(&text);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1024))]
+
+    /// Placeholder scanning loses nothing: the pieces put back together are the text.
+    #[test]
+    fn template_pieces_rebuild_the_text(text in "[a-z{}. _\\\\é]{0,40}|\\PC{0,40}") {
+        use utter_compiler::template::{RawPiece, scan};
+        let rebuilt: String = scan(&text)
+            .into_iter()
+            .map(|piece| match piece {
+                RawPiece::Text(t) => t,
+                RawPiece::Session { raw, .. } | RawPiece::Bare { raw, .. } => raw,
+            })
+            .collect();
+        prop_assert_eq!(rebuilt, text);
+    }
+
+    /// Memory JSON errors always carry a position inside the text.
+    #[test]
+    fn memory_json_errors_are_located(text in "[{}\\[\\]\",:0-9a-z \\n\\\\-]{0,60}") {
+        if let Err(e) = utter_compiler::memory_json::parse(&text) {
+            prop_assert!(e.offset <= text.len() && e.line >= 1 && e.column >= 1);
+        }
+    }
+}

@@ -1,0 +1,41 @@
+//! Any bytes as a project (split into responses.yml, memory.yml, a skill's
+//! files at 0xFF bytes): checking never panics, findings point inside their
+//! files, the same input gives the same findings, and a valid project
+//! delivers every response and generates code.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use utter_compiler::{ProjectFiles, check, codegen, lower};
+
+const PATHS: [&str; 5] = [
+    "responses.yml",
+    "memory.yml",
+    "skills/s/responses.yml",
+    "skills/s/memory.yml",
+    "skills/s/skill.md",
+];
+
+fuzz_target!(|data: &[u8]| {
+    let files = ProjectFiles::from_files(PATHS.iter().zip(data.split(|&b| b == 0xFF)).map(|(p, b)| (p.to_string(), b.to_vec())));
+    let checked = check(&files);
+    for f in &checked.findings {
+        if let Some(source) = checked.source(&f.file) {
+            assert!(f.span.start <= f.span.end && f.span.end <= source.text.len(), "{f:?}");
+        }
+    }
+    assert_eq!(check(&files).findings, checked.findings);
+    if let Ok(registry) = lower(&checked) {
+        let memory = utter::MapMemory::new();
+        for skill in [None, Some("s")] {
+            let ctx = match skill {
+                Some(s) => utter::Context::for_skill(&memory, s),
+                None => utter::Context::new(&memory),
+            };
+            for response in &registry.responses {
+                let d = registry.deliver(&response.name, &ctx);
+                assert!(d.fallback || d.variant.is_some());
+            }
+        }
+        let _ = codegen::generate(&registry);
+    }
+});

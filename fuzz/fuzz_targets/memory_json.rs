@@ -1,0 +1,12 @@
+//! Any text as a `--memory` file: the reader never panics; errors have a
+//! position inside the text.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use utter_compiler::memory_json;
+
+fuzz_target!(|text: &str| {
+    if let Err(e) = memory_json::parse(text) {
+        assert!(e.offset <= text.len() && e.line >= 1 && e.column >= 1);
+    }
+});
