@@ -44,6 +44,23 @@ fn main() {
             "    Synth {{ seed: {seed}, deliver_name: synth_{seed}::deliver_name, entries: &synth_{seed}::ENTRIES }},"
         );
     }
+    // More responses than `from_name` matches inline: the hashed name table.
+    let files = utter_synth::scaled_project(codegen::MATCH_LOOKUP_MAX + 44, 2);
+    let project = ProjectFiles::from_files(
+        files
+            .iter()
+            .map(|(p, t)| (p.clone(), t.clone().into_bytes())),
+    );
+    let registry = lower(&check(&project)).expect("the scaled project is valid");
+    std::fs::write(
+        out.join("scaled.rs"),
+        codegen::generate(&registry).to_string(),
+    )
+    .expect("OUT_DIR is writable");
+    let _ = writeln!(
+        modules,
+        "#[allow(dead_code)] pub mod scaled {{ include!(concat!(env!(\"OUT_DIR\"), \"/scaled.rs\")); }}"
+    );
     let source = format!(
         "{modules}\n/// The compiled synthetic registries.\npub static SYNTH: &[Synth] = &[\n{table}];\n"
     );

@@ -135,3 +135,29 @@ fn generated_selectors_agree_with_the_interpreter() {
         "{cases} deliveries compared; {conditioned_wins} conditioned wins, {interpolated} interpolated"
     );
 }
+
+#[test]
+fn hashed_name_lookup_finds_every_response_and_nothing_else() {
+    let n = utter_compiler::codegen::MATCH_LOOKUP_MAX + 44;
+    assert!(scaled::Response::COUNT >= n && n > utter_compiler::codegen::MATCH_LOOKUP_MAX);
+    for (index, &response) in scaled::Response::ALL.iter().enumerate() {
+        assert_eq!(
+            scaled::Response::from_name(response.name()),
+            Some(response),
+            "#{index}"
+        );
+    }
+    for missing in [
+        "",
+        "utter_scaled_",
+        "utter_scaled_99999",
+        "utter_scaled_1x",
+        "UTTER_SCALED_1",
+    ] {
+        assert_eq!(scaled::Response::from_name(missing), None, "{missing:?}");
+    }
+    let memory = scaled::memory();
+    let ctx = Context::new(&memory);
+    let d = scaled::deliver_name("utter_scaled_7", &ctx);
+    assert!(!d.fallback && d.text.starts_with("Response 7"), "{d:?}");
+}

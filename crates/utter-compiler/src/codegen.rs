@@ -222,57 +222,44 @@ fn condition_fn(ident: &proc_macro2::Ident, condition: &Expr<usize>) -> TokenStr
     }
 }
 
-/// The selector and texts of one response: a `fn` that tries each
-/// conditioned variant in order, then the default, else fails closed.
-fn response_items(index: usize, response: &Response) -> TokenStream {
+/// The texts and conditions of one response, and its entry in the table of
+/// compiled responses. Selection itself is the runtime's one loop
+/// (`utter::select`) over these compiled conditions: per response only data
+/// and condition `fn`s are emitted, which keeps large agents quick to build.
+fn response_items(index: usize, response: &Response) -> (TokenStream, TokenStream) {
     let name = lit_str(&response.name);
-    let deliver_fn = format_ident!("__utter_deliver_{}", index);
     let mut items = Vec::new();
-    let text_ident = |v: usize| format_ident!("__UTTER_TEXT_{}_{}", index, v);
-    let cond_ident = |v: usize| format_ident!("__utter_condition_{}_{}", index, v);
+    let mut variants = Vec::new();
     for (v, variant) in response.variants.iter().enumerate() {
-        let ident = text_ident(v);
+        let text = format_ident!("__UTTER_TEXT_{}_{}", index, v);
         let pieces: Vec<TokenStream> = variant.pieces.iter().map(piece).collect();
         let len = Literal::usize_unsuffixed(pieces.len());
         let doc = format!(" `{}`, variant {v}", response.name);
         items.push(quote! {
             #[doc = #doc]
             #[doc(hidden)]
-            static #ident: [::utter::Piece; #len] = [#(#pieces),*];
+            static #text: [::utter::Piece; #len] = [#(#pieces),*];
         });
-        if let Some(condition) = &variant.condition {
-            items.push(condition_fn(&cond_ident(v), condition));
-        }
-    }
-    let deliver_variant = |v: usize| {
-        let text = text_ident(v);
-        let v_lit = Literal::usize_unsuffixed(v);
-        let rephrase = response.variants[v].rephrase;
-        quote!(::utter::__private::delivered(#name, #v_lit, &#text, &ENTRIES, #rephrase, ctx))
-    };
-    // `if c1 { v1 } else if c2 { v2 } else { default }`, in YAML order.
-    let mut selection = match response.default {
-        Some(v) => deliver_variant(v),
-        None => quote!(::utter::Delivery::fallback(#name)),
-    };
-    for &v in response.conditioned.iter().rev() {
-        let cond = cond_ident(v);
-        let delivered = deliver_variant(v);
-        selection = quote! {
-            if ::utter::__private::holds(#cond(ctx)) {
-                #delivered
-            } else {
-                #selection
+        let condition = match &variant.condition {
+            Some(condition) => {
+                let ident = format_ident!("__utter_condition_{}_{}", index, v);
+                items.push(condition_fn(&ident, condition));
+                quote!(::core::option::Option::Some(#ident))
             }
+            None => quote!(::core::option::Option::None),
         };
+        let rephrase = variant.rephrase;
+        variants.push(quote!(::utter::__private::Variant { pieces: &#text, condition: #condition, rephrase: #rephrase }));
     }
-    items.push(quote! {
-        #[doc(hidden)]
-        fn #deliver_fn(ctx: &::utter::Context<'_>) -> ::utter::Delivery<'static> {
-            #selection
+    let default = match response.default {
+        Some(v) => {
+            let v = Literal::usize_unsuffixed(v);
+            quote!(::core::option::Option::Some(#v))
         }
-    });
-    quote!(#(#items)*)
+        None => quote!(::core::option::Option::None),
+    };
+    let entry = quote!(::utter::__private::Response { name: #name, variants: &[#(#variants),*], default: #default });
+    (quote!(#(#items)*), entry)
 }
 
 fn visibility(v: Visibility) -> TokenStream {
@@ -281,6 +268,50 @@ fn visibility(v: Visibility) -> TokenStream {
         Visibility::Public => quote!(::utter::Visibility::Public),
         Visibility::Private => quote!(::utter::Visibility::Private),
     }
+}
+
+/// Up to this many responses, `from_name` is a `match` (fastest for small
+/// sets); beyond, an open-addressing table so lookup stays flat in N.
+pub const MATCH_LOOKUP_MAX: usize = 256;
+
+/// The body of `from_name`, and the static name table it needs, if any.
+fn name_lookup(
+    names: &[String],
+    variants: &[proc_macro2::Ident],
+    name_lits: &[Literal],
+) -> (TokenStream, TokenStream) {
+    if names.len() <= MATCH_LOOKUP_MAX {
+        let body = quote! {
+            match name {
+                #( #name_lits => ::core::option::Option::Some(Response::#variants), )*
+                _ => ::core::option::Option::None,
+            }
+        };
+        return (body, TokenStream::new());
+    }
+    // At most half full, so probes stay short and an empty slot always ends a search.
+    let size = (names.len() * 2).next_power_of_two();
+    let mut slots = vec![0u32; size];
+    for (index, name) in names.iter().enumerate() {
+        let mut at = (utter::__private::name_hash(name) % size as u64) as usize;
+        while slots[at] != 0 {
+            at = (at + 1) % size;
+        }
+        slots[at] = u32::try_from(index + 1).expect("fewer than 4 billion responses");
+    }
+    let size_lit = Literal::usize_unsuffixed(size);
+    let slots = slots.iter().map(|s| Literal::u32_unsuffixed(*s));
+    let body = quote! {
+        match ::utter::__private::lookup(name, &__UTTER_NAMES, &__UTTER_NAME_SLOTS) {
+            ::core::option::Option::Some(index) => ::core::option::Option::Some(Response::ALL[index]),
+            ::core::option::Option::None => ::core::option::Option::None,
+        }
+    };
+    let table = quote! {
+        #[doc(hidden)]
+        static __UTTER_NAME_SLOTS: [u32; #size_lit] = [#(#slots),*];
+    };
+    (body, table)
 }
 
 /// The items every expansion has, complete or skeleton: the `Response` enum
@@ -299,6 +330,7 @@ fn common_items(
     let docs: Vec<String> = names.iter().map(|n| format!(" `{n}`")).collect();
     let count = Literal::usize_unsuffixed(names.len());
     let entry_count = Literal::usize_unsuffixed(entry_count);
+    let (from_name_body, name_index) = name_lookup(names, &variants, &name_lits);
     // An enum without variants cannot be cast to an index.
     let name_body = if names.is_empty() {
         quote!(match self {})
@@ -328,15 +360,14 @@ fn common_items(
 
             /// The response called `name`, if the agent defines it.
             pub fn from_name(name: &str) -> ::core::option::Option<Response> {
-                match name {
-                    #( #name_lits => ::core::option::Option::Some(Response::#variants), )*
-                    _ => ::core::option::Option::None,
-                }
+                #from_name_body
             }
         }
 
         #[doc(hidden)]
         static __UTTER_NAMES: [&str; #count] = [#(#name_lits),*];
+
+        #name_index
 
         /// The declared memory entries, sorted by namespace then name; an
         /// entry's `id` is its index. Build a memory for them with [`memory`].
@@ -500,17 +531,21 @@ pub fn generate(registry: &Registry) -> TokenStream {
     });
     let entries = quote!([#(#entries),*]);
     let common = common_items(&names, entries, registry.entries.len(), &registry.skills);
-    let responses = registry
+    let (items, table): (Vec<TokenStream>, Vec<TokenStream>) = registry
         .responses
         .iter()
         .enumerate()
-        .map(|(i, r)| response_items(i, r));
-    let deliver_fns = (0..registry.responses.len()).map(|i| format_ident!("__utter_deliver_{}", i));
+        .map(|(i, r)| response_items(i, r))
+        .unzip();
     let count = Literal::usize_unsuffixed(registry.responses.len());
     let deliver_body = if registry.responses.is_empty() {
         quote!(match response {})
     } else {
-        quote!(__UTTER_DELIVER[response as usize](ctx))
+        quote!(::utter::__private::deliver(
+            &__UTTER_RESPONSES[response as usize],
+            &ENTRIES,
+            ctx
+        ))
     };
     let skills = skill_items(
         &registry
@@ -525,7 +560,7 @@ pub fn generate(registry: &Registry) -> TokenStream {
         #skills
 
         #[doc(hidden)]
-        static __UTTER_DELIVER: [fn(&::utter::Context<'_>) -> ::utter::Delivery<'static>; #count] = [#(#deliver_fns),*];
+        static __UTTER_RESPONSES: [::utter::__private::Response; #count] = [#(#table),*];
 
         /// Delivers `response`: the first conditioned variant that holds, else
         /// the default, interpolated from `ctx`.
@@ -534,7 +569,7 @@ pub fn generate(registry: &Registry) -> TokenStream {
             #deliver_body
         }
 
-        #(#responses)*
+        #(#items)*
     }
 }
 

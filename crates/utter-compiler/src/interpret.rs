@@ -76,17 +76,11 @@ impl Registry {
     /// The variant of `response` to deliver: the first conditioned variant
     /// that holds, else the default; `None` when nothing can be selected.
     pub fn select(&self, response: &Response, ctx: &Context<'_>) -> Option<usize> {
-        response
-            .conditioned
+        let conditions = response
+            .variants
             .iter()
-            .copied()
-            .find(|&i| {
-                response.variants[i]
-                    .condition
-                    .as_ref()
-                    .is_some_and(|c| self.holds(c, ctx))
-            })
-            .or(response.default)
+            .map(|v| v.condition.as_ref().map(|c| self.holds(c, ctx)));
+        utter::select(conditions, response.default)
     }
 
     /// Delivers `name`: the selected variant, interpolated; or the name itself

@@ -61,9 +61,8 @@ pub struct Response {
     pub file: String,
     /// The skill whose file defines it; `None` for the project root.
     pub skill: Option<String>,
+    /// In YAML order; the conditioned ones are tried in this order.
     pub variants: Vec<Variant>,
-    /// Indices of conditioned variants, in YAML order: tried first.
-    pub conditioned: Vec<usize>,
     /// The variant delivered when no condition holds (or the first of all
     /// when none is conditioned).
     pub default: Option<usize>,
@@ -145,12 +144,6 @@ pub fn lower(checked: &Checked) -> Result<Registry, Vec<Finding>> {
                     rephrase: raw.rephrase,
                 })
                 .collect();
-            let conditioned: Vec<usize> = variants
-                .iter()
-                .enumerate()
-                .filter(|(_, v)| v.condition.is_some())
-                .map(|(i, _)| i)
-                .collect();
             let default = variants.iter().position(|v| v.condition.is_none());
             Response {
                 name: merged.raw.name.clone(),
@@ -160,7 +153,6 @@ pub fn lower(checked: &Checked) -> Result<Registry, Vec<Finding>> {
                     Scope::Root => None,
                 },
                 variants,
-                conditioned,
                 default,
             }
         })

@@ -22,6 +22,21 @@ pub use value::{
     CmpOp, EvalError, Value, ValueRef, compare, py_eq, py_str, write_py_repr, write_py_str,
 };
 
+/// Selects a variant: the first conditioned one whose condition holds, in
+/// YAML order, else `default`. `conditions` yields, per variant, `None` when
+/// it has no condition, else whether it holds (evaluated lazily, in order).
+/// The one selection rule, used by generated code and by the interpreter.
+#[inline]
+pub fn select(
+    conditions: impl IntoIterator<Item = Option<bool>>,
+    default: Option<usize>,
+) -> Option<usize> {
+    conditions
+        .into_iter()
+        .position(|holds| holds == Some(true))
+        .or(default)
+}
+
 /// What generated code calls; not a stable API.
 #[doc(hidden)]
 pub mod __private {
@@ -30,28 +45,96 @@ pub mod __private {
     pub use crate::template::{Piece, render};
     pub use crate::value::{CmpOp, EvalError, ValueRef, compare};
 
+    /// A compiled condition.
+    pub type Condition = fn(&Context<'_>) -> Result<bool, EvalError>;
+
+    /// One variant of a compiled response.
+    pub struct Variant {
+        pub pieces: &'static [Piece],
+        pub condition: Option<Condition>,
+        pub rephrase: bool,
+    }
+
+    /// A compiled response: its variants in YAML order and its default.
+    pub struct Response {
+        pub name: &'static str,
+        pub variants: &'static [Variant],
+        pub default: Option<usize>,
+    }
+
     /// A compiled condition holds: it evaluated to true (an error skips the variant).
     #[inline]
     pub fn holds(result: Result<bool, EvalError>) -> bool {
         matches!(result, Ok(true))
     }
 
-    /// The delivery of variant `index` of response `name`.
+    /// Delivers a compiled response.
     #[inline]
-    pub fn delivered(
-        name: &'static str,
-        index: usize,
-        pieces: &'static [Piece],
+    pub fn deliver(
+        response: &'static Response,
         entries: &'static [Entry],
-        rephrase: bool,
         ctx: &Context<'_>,
     ) -> Delivery<'static> {
-        Delivery {
-            text: render(pieces, entries, ctx),
-            response: name,
-            variant: Some(index),
-            rephrase,
-            fallback: false,
+        let conditions = response
+            .variants
+            .iter()
+            .map(|v| v.condition.map(|condition| holds(condition(ctx))));
+        match crate::select(conditions, response.default) {
+            Some(index) => {
+                let variant = &response.variants[index];
+                Delivery {
+                    text: render(variant.pieces, entries, ctx),
+                    response: response.name,
+                    variant: Some(index),
+                    rephrase: variant.rephrase,
+                    fallback: false,
+                }
+            }
+            None => Delivery::fallback(response.name),
+        }
+    }
+
+    /// The hash of a response name for [`lookup`]: fixed (no random seed),
+    /// so generated tables are deterministic; 8 bytes at a time.
+    #[inline]
+    pub const fn name_hash(name: &str) -> u64 {
+        let bytes = name.as_bytes();
+        let mut hash = (bytes.len() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let mut i = 0;
+        while i < bytes.len() {
+            let mut chunk = 0u64;
+            let mut j = 0;
+            while j < 8 && i + j < bytes.len() {
+                chunk |= (bytes[i + j] as u64) << (8 * j);
+                j += 1;
+            }
+            hash = (hash ^ chunk).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            hash ^= hash >> 31;
+            i += 8;
+        }
+        hash
+    }
+
+    /// Finds `name` in an open-addressing table built by the code generator:
+    /// `slots` holds `index + 1` of each name (0 = empty), at
+    /// `name_hash(name) % slots.len()` or the next free slot after it.
+    #[inline]
+    pub fn lookup(name: &str, names: &[&str], slots: &[u32]) -> Option<usize> {
+        if slots.is_empty() {
+            return None;
+        }
+        let mut at = (name_hash(name) % slots.len() as u64) as usize;
+        loop {
+            match slots[at] {
+                0 => return None,
+                entry => {
+                    let index = entry as usize - 1;
+                    if names[index] == name {
+                        return Some(index);
+                    }
+                }
+            }
+            at = (at + 1) % slots.len();
         }
     }
 }
