@@ -302,10 +302,7 @@ fn name_lookup(
     let size_lit = Literal::usize_unsuffixed(size);
     let slots = slots.iter().map(|s| Literal::u32_unsuffixed(*s));
     let body = quote! {
-        match ::utter::__private::lookup(name, &__UTTER_NAMES, &__UTTER_NAME_SLOTS) {
-            ::core::option::Option::Some(index) => ::core::option::Option::Some(Response::ALL[index]),
-            ::core::option::Option::None => ::core::option::Option::None,
-        }
+        ::utter::__private::lookup(name, &__UTTER_NAMES, &__UTTER_NAME_SLOTS).map(|index| Response::ALL[index])
     };
     let table = quote! {
         #[doc(hidden)]
