@@ -112,7 +112,13 @@ pub mod __private {
             hash ^= hash >> 31;
             i += 8;
         }
-        hash
+        // A full avalanche, so that every input bit reaches the low bits
+        // the table index is taken from (MurmurHash3's finaliser).
+        hash ^= hash >> 33;
+        hash = hash.wrapping_mul(0xFF51_AFD7_ED55_8CCD);
+        hash ^= hash >> 33;
+        hash = hash.wrapping_mul(0xC4CE_B9FE_1A85_EC53);
+        hash ^ (hash >> 33)
     }
 
     /// Finds `name` in an open-addressing table built by the code generator:
@@ -124,6 +130,7 @@ pub mod __private {
             return None;
         }
         let mut at = (name_hash(name) % slots.len() as u64) as usize;
+        // The generator keeps the table at most half full: an empty slot ends every probe.
         loop {
             match slots[at] {
                 0 => return None,

@@ -144,6 +144,7 @@ impl<'t, S: AsRef<str>> SlotMemory<'t, S> {
 }
 
 impl<S: AsRef<str>> Memory for SlotMemory<'_, S> {
+    #[inline]
     fn get(&self, entry: EntryKey<'_>) -> Option<&Value> {
         let slot = self.slots.get(entry.id)?;
         debug_assert!(
@@ -230,6 +231,7 @@ impl<'m> Context<'m> {
     }
 
     /// Whether the active view may read `entry`.
+    #[inline]
     pub fn can_read<S: AsRef<str>>(&self, entry: &Entry<S>) -> bool {
         match entry.visibility {
             Visibility::Project | Visibility::Public => true,

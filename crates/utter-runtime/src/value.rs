@@ -35,6 +35,7 @@ pub enum ValueRef<'a> {
 
 impl Value {
     /// Borrow this value for evaluation.
+    #[inline]
     pub fn as_ref(&self) -> ValueRef<'_> {
         match self {
             Value::None => ValueRef::None,
@@ -104,11 +105,13 @@ impl<'a> ValueRef<'a> {
     }
 
     /// `None` reads as absent: unset entries and explicit `None` are the same.
+    #[inline]
     pub fn is_none(self) -> bool {
         matches!(self, ValueRef::None)
     }
 
     /// Python's `bool(value)`.
+    #[inline]
     pub fn truthy(self) -> bool {
         match self {
             ValueRef::None => false,
@@ -147,6 +150,7 @@ impl CmpOp {
         }
     }
 
+    #[inline]
     fn holds(self, ord: Ordering) -> bool {
         match self {
             CmpOp::Eq => ord == Ordering::Equal,
@@ -188,6 +192,7 @@ enum Num {
     Float(f64),
 }
 
+#[inline]
 fn as_num(v: ValueRef<'_>) -> Option<Num> {
     match v {
         ValueRef::Bool(b) => Some(Num::Int(i64::from(b))),
@@ -227,6 +232,7 @@ fn cmp_int_float(i: i64, f: f64) -> Option<Ordering> {
     })
 }
 
+#[inline]
 fn cmp_num(a: Num, b: Num) -> Option<Ordering> {
     match (a, b) {
         (Num::Int(x), Num::Int(y)) => Some(x.cmp(&y)),
@@ -238,6 +244,7 @@ fn cmp_num(a: Num, b: Num) -> Option<Ordering> {
 
 /// Python `a == b`: never fails; values of unrelated types are unequal, while
 /// `True == 1` and `1 == 1.0` hold (bool is an int, ints and floats compare by value).
+#[inline]
 pub fn py_eq(a: ValueRef<'_>, b: ValueRef<'_>) -> bool {
     if let (Some(x), Some(y)) = (as_num(a), as_num(b)) {
         return cmp_num(x, y) == Some(Ordering::Equal);
@@ -262,6 +269,7 @@ pub fn py_eq(a: ValueRef<'_>, b: ValueRef<'_>) -> bool {
 
 /// Python `a <op> b` for one comparison. `==`/`!=` never fail; ordering values
 /// of incompatible types (`None < 5`, `"a" < 1`, dicts) is an [`EvalError`].
+#[inline]
 pub fn compare(op: CmpOp, a: ValueRef<'_>, b: ValueRef<'_>) -> Result<bool, EvalError> {
     match op {
         CmpOp::Eq => return Ok(py_eq(a, b)),
