@@ -1,0 +1,138 @@
+//! Delivery through (a) generated code, (b) the interpreter, (c) minijinja
+//! and (d) a bare match, side by side in one run; then scaling in N, and the
+//! cost of expanding `include_responses!`.
+
+use std::hint::black_box;
+use std::sync::LazyLock;
+
+use divan::Bencher;
+use utter::{Context, SlotMemory};
+use utter_benches::{
+    CASES, JinjaRegistry, agent_dir, bench_values, floor, generated, generated_for, scaled_name,
+    scaled_values,
+};
+use utter_compiler::{ProjectFiles, Registry, check, codegen};
+
+fn main() {
+    divan::main();
+}
+
+fn name_of(case: &str) -> &'static str {
+    CASES
+        .iter()
+        .find(|(c, _)| *c == case)
+        .map(|(_, n)| *n)
+        .expect("a known case")
+}
+
+const CASE_NAMES: &[&str] = &[
+    "literal",
+    "first_true",
+    "last_true",
+    "default_after_10",
+    "error_skipped",
+    "three_placeholders",
+    "missing_name",
+];
+
+fn slots<S: AsRef<str>>(entries: &'static [utter::Entry<S>]) -> SlotMemory<'static, S> {
+    let mut memory = SlotMemory::new(entries);
+    for (ns, entry, value) in bench_values() {
+        memory.set(ns, entry, value).expect("declared");
+    }
+    memory
+}
+
+static GENERATED_MEMORY: LazyLock<SlotMemory<'static>> =
+    LazyLock::new(|| slots(&generated::bench::ENTRIES));
+static INTERPRETED: LazyLock<Registry> =
+    LazyLock::new(|| Registry::load_strict(&agent_dir("bench")).expect("valid"));
+static INTERPRETED_MEMORY: LazyLock<SlotMemory<'static, String>> =
+    LazyLock::new(|| slots(&INTERPRETED.entries));
+
+thread_local! {
+    static JINJA: (JinjaRegistry, minijinja::Value) =
+        (JinjaRegistry::load(&agent_dir("bench")), JinjaRegistry::context(&bench_values(), "bench"));
+}
+
+mod delivery {
+    use super::*;
+
+    #[divan::bench(args = CASE_NAMES)]
+    fn a_generated(b: Bencher, case: &str) {
+        let name = name_of(case);
+        let ctx = Context::for_skill(&*GENERATED_MEMORY, "bench");
+        b.bench_local(|| generated::bench::deliver_name(black_box(name), &ctx));
+    }
+
+    #[divan::bench(args = CASE_NAMES)]
+    fn b_interpreter(b: Bencher, case: &str) {
+        let name = name_of(case);
+        let ctx = Context::for_skill(&*INTERPRETED_MEMORY, "bench");
+        b.bench_local(|| INTERPRETED.deliver(black_box(name), &ctx));
+    }
+
+    #[divan::bench(args = CASE_NAMES)]
+    fn c_minijinja(b: Bencher, case: &str) {
+        let name = name_of(case);
+        JINJA.with(|(registry, ctx)| b.bench_local(|| registry.deliver(black_box(name), ctx)));
+    }
+
+    #[divan::bench(args = CASE_NAMES)]
+    fn d_match(b: Bencher, case: &str) {
+        let name = name_of(case);
+        b.bench_local(|| floor(black_box(name)));
+    }
+}
+
+mod scaling {
+    use super::*;
+
+    const SIZES: &[usize] = &[10, 100, 1_000, 10_000];
+
+    #[divan::bench(args = &SIZES[..3])]
+    fn a_generated(b: Bencher, n: usize) {
+        let (deliver, entries) = generated_for(n).expect("compiled in");
+        let mut memory = SlotMemory::new(entries);
+        for (ns, entry, value) in scaled_values() {
+            memory.set(ns, entry, value).expect("declared");
+        }
+        let ctx = Context::for_skill(&memory, "bench");
+        let name = scaled_name(n);
+        assert_eq!(deliver(&name, &ctx).variant, Some(1));
+        b.bench_local(|| deliver(black_box(&name), &ctx));
+    }
+
+    #[divan::bench(args = SIZES)]
+    fn b_interpreter(b: Bencher, n: usize) {
+        let registry = Registry::load_strict(&agent_dir(&format!("n{n}"))).expect("valid");
+        let mut memory = SlotMemory::new(&registry.entries);
+        for (ns, entry, value) in scaled_values() {
+            memory.set(ns, entry, value).expect("declared");
+        }
+        let ctx = Context::for_skill(&memory, "bench");
+        let name = scaled_name(n);
+        assert_eq!(registry.deliver(&name, &ctx).variant, Some(1));
+        b.bench_local(|| registry.deliver(black_box(&name), &ctx));
+    }
+
+    #[divan::bench(args = SIZES)]
+    fn c_minijinja(b: Bencher, n: usize) {
+        let registry = JinjaRegistry::load(&agent_dir(&format!("n{n}")));
+        let ctx = JinjaRegistry::context(&scaled_values(), "bench");
+        let name = scaled_name(n);
+        b.bench_local(|| registry.deliver(black_box(&name), &ctx));
+    }
+
+    /// What `include_responses!` does for an N-response agent: read,
+    /// check, lower and generate the tokens.
+    #[divan::bench(args = SIZES, sample_count = 10, sample_size = 1)]
+    fn expansion(b: Bencher, n: usize) {
+        let dir = agent_dir(&format!("n{n}"));
+        b.bench_local(|| {
+            let files = ProjectFiles::read(&dir).expect("readable");
+            let checked = check(&files);
+            codegen::expand(&checked, proc_macro2::Span::call_site(), &[]).to_string()
+        });
+    }
+}
