@@ -12,7 +12,9 @@ use std::process::ExitCode;
 
 use utter::{Context, SlotMemory};
 use utter_compiler::diagnostics::{did_you_mean, render_finding};
-use utter_compiler::{Checked, Finding, ProjectFiles, check, codegen, lower, memory_json};
+use utter_compiler::{
+    Checked, Finding, ProjectFiles, Registry, check, codegen, lower, memory_json,
+};
 
 const USAGE: &str = "\
 utter: compile-time checked responses for Rasa Mantle agents
@@ -222,6 +224,23 @@ fn cmd_check(dir: &Path, format: Format) -> Result<ExitCode, Fatal> {
     })
 }
 
+/// The project's registry; `None` when it has errors, which are then
+/// printed to stderr ("nothing <done>").
+fn registry_or_errors(dir: &Path, done: &str) -> Result<Option<Registry>, Fatal> {
+    let checked = load(dir)?;
+    match lower(&checked) {
+        Ok(registry) => Ok(Some(registry)),
+        Err(errors) => {
+            let stderr = std::io::stderr();
+            let mut err = stderr.lock();
+            print_findings_human(&mut err, &checked, &errors)?;
+            let count = plural(errors.len(), "error");
+            writeln!(err, "error: {} has {count}; nothing {done}", dir.display())?;
+            Ok(None)
+        }
+    }
+}
+
 fn cmd_render(
     dir: &Path,
     response: &str,
@@ -229,21 +248,8 @@ fn cmd_render(
     memory_file: Option<&Path>,
     format: Format,
 ) -> Result<ExitCode, Fatal> {
-    let checked = load(dir)?;
-    let registry = match lower(&checked) {
-        Ok(registry) => registry,
-        Err(errors) => {
-            let stderr = std::io::stderr();
-            let mut err = stderr.lock();
-            print_findings_human(&mut err, &checked, &errors)?;
-            writeln!(
-                err,
-                "error: {} has {}; nothing rendered",
-                dir.display(),
-                plural(errors.len(), "error")
-            )?;
-            return Ok(ExitCode::from(1));
-        }
+    let Some(registry) = registry_or_errors(dir, "rendered")? else {
+        return Ok(ExitCode::from(1));
     };
     if let Some(skill) = skill
         && !registry.skills.iter().any(|s| s == skill)
@@ -297,21 +303,8 @@ fn cmd_render(
 }
 
 fn cmd_expand(dir: &Path) -> Result<ExitCode, Fatal> {
-    let checked = load(dir)?;
-    let registry = match lower(&checked) {
-        Ok(registry) => registry,
-        Err(errors) => {
-            let stderr = std::io::stderr();
-            let mut err = stderr.lock();
-            print_findings_human(&mut err, &checked, &errors)?;
-            writeln!(
-                err,
-                "error: {} has {}; nothing generated",
-                dir.display(),
-                plural(errors.len(), "error")
-            )?;
-            return Ok(ExitCode::from(1));
-        }
+    let Some(registry) = registry_or_errors(dir, "generated")? else {
+        return Ok(ExitCode::from(1));
     };
     let source = codegen::pretty(codegen::generate(&registry), codegen::HEADER)?;
     std::io::stdout().lock().write_all(source.as_bytes())?;

@@ -111,6 +111,17 @@ impl<'t, S: AsRef<str>> SlotMemory<'t, S> {
             .map(|i| &table[i])
     }
 
+    fn slot(&mut self, namespace: &str, name: &str) -> Result<&mut Option<Value>, UndeclaredEntry> {
+        let id = self
+            .entry(namespace, name)
+            .ok_or_else(|| UndeclaredEntry {
+                namespace: namespace.to_owned(),
+                name: name.to_owned(),
+            })?
+            .id;
+        Ok(&mut self.slots[id])
+    }
+
     /// Sets `namespace.name`; an undeclared entry is an error, never dropped.
     pub fn set(
         &mut self,
@@ -118,27 +129,13 @@ impl<'t, S: AsRef<str>> SlotMemory<'t, S> {
         name: &str,
         value: impl Into<Value>,
     ) -> Result<(), UndeclaredEntry> {
-        let id = self
-            .entry(namespace, name)
-            .ok_or_else(|| UndeclaredEntry {
-                namespace: namespace.to_owned(),
-                name: name.to_owned(),
-            })?
-            .id;
-        self.slots[id] = Some(value.into());
+        *self.slot(namespace, name)? = Some(value.into());
         Ok(())
     }
 
     /// Clears `namespace.name` (reads as unset again).
     pub fn unset(&mut self, namespace: &str, name: &str) -> Result<(), UndeclaredEntry> {
-        let id = self
-            .entry(namespace, name)
-            .ok_or_else(|| UndeclaredEntry {
-                namespace: namespace.to_owned(),
-                name: name.to_owned(),
-            })?
-            .id;
-        self.slots[id] = None;
+        *self.slot(namespace, name)? = None;
         Ok(())
     }
 }
