@@ -31,12 +31,6 @@ pub struct MemoryRef {
     pub entry_span: Range<usize>,
 }
 
-impl MemoryRef {
-    pub fn key(&self) -> String {
-        format!("{}.{}", self.namespace, self.entry)
-    }
-}
-
 #[derive(Clone, Debug, PartialEq)]
 pub enum Literal {
     None,

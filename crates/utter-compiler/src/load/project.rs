@@ -182,13 +182,5 @@ impl ProjectFiles {
         project.skills.sort();
         project
     }
-
-    /// The absolute path of a project file, for messages (the label itself
-    /// for in-memory projects).
-    pub fn display_path(&self, label: &str) -> String {
-        match &self.root {
-            Some(root) => root.join(label).display().to_string(),
-            None => label.to_owned(),
-        }
     }
 }
