@@ -182,5 +182,4 @@ impl ProjectFiles {
         project.skills.sort();
         project
     }
-    }
 }
