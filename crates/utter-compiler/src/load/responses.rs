@@ -209,10 +209,11 @@ fn walk_variant(
                     );
                 }
             },
-            "condition" => match &value.kind {
-                NodeKind::Scalar(s) => match s.resolve() {
-                    Resolved::Null => {}
-                    Resolved::Str(text) => {
+            "condition" => {
+                let scalar = value.as_scalar();
+                match scalar.map(|s| s.resolve()) {
+                    Some(Resolved::Null) => {}
+                    Some(Resolved::Str(text)) => {
                         variant.condition = ConditionField::Text {
                             text: text.to_owned(),
                             node: value.clone(),
@@ -220,29 +221,25 @@ fn walk_variant(
                     }
                     _ => {
                         variant.condition = ConditionField::Invalid;
+                        let hint = scalar
+                            .map(|s| {
+                                format!(
+                                    "; quote it (condition: '{}') if you mean it as an expression",
+                                    s.value
+                                )
+                            })
+                            .unwrap_or_default();
                         shape_error(
                             cx,
                             value.span.clone(),
                             format!(
-                                "`condition` must be a string expression, found {}; quote it (condition: '{}') if you mean it as an expression",
-                                value.describe(),
-                                s.value
+                                "`condition` must be a string expression, found {}{hint}",
+                                value.describe()
                             ),
                         );
                     }
-                },
-                _ => {
-                    variant.condition = ConditionField::Invalid;
-                    shape_error(
-                        cx,
-                        value.span.clone(),
-                        format!(
-                            "`condition` must be a string expression, found {}",
-                            value.describe()
-                        ),
-                    );
                 }
-            },
+            }
             "metadata" => variant.rephrase = walk_metadata(cx, response, index, value),
             _ => unknown.push((key, key_span)),
         }
