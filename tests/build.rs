@@ -37,7 +37,7 @@ fn main() {
         std::fs::write(out.join(format!("synth_{seed}.rs")), code).expect("OUT_DIR is writable");
         let _ = writeln!(
             modules,
-            "#[allow(dead_code)] pub mod synth_{seed} {{ include!(concat!(env!(\"OUT_DIR\"), \"/synth_{seed}.rs\")); }}"
+            "#[deny(warnings)] #[allow(dead_code)] pub mod synth_{seed} {{ include!(concat!(env!(\"OUT_DIR\"), \"/synth_{seed}.rs\")); }}"
         );
         let _ = writeln!(
             table,
@@ -59,7 +59,7 @@ fn main() {
     .expect("OUT_DIR is writable");
     let _ = writeln!(
         modules,
-        "#[allow(dead_code)] pub mod scaled {{ include!(concat!(env!(\"OUT_DIR\"), \"/scaled.rs\")); }}"
+        "#[deny(warnings)] #[allow(dead_code)] pub mod scaled {{ include!(concat!(env!(\"OUT_DIR\"), \"/scaled.rs\")); }}"
     );
     let source = format!(
         "{modules}\n/// The compiled synthetic registries.\npub static SYNTH: &[Synth] = &[\n{table}];\n"

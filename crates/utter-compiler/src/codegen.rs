@@ -3,9 +3,10 @@
 //!
 //! The output is static data and `fn` items only: a `Response` enum, the entry
 //! table, each text as a static array of pieces, each condition as a `fn`
-//! over memory reads, and per response a selector; lookup by name is a
-//! `match`, delivery an index into a table of `fn`s. Paths are absolute
-//! (`::utter::...`), iteration orders sorted, and no `unsafe` is emitted.
+//! over memory reads, and a table of compiled responses that the runtime's
+//! one selection loop walks; lookup by name is a `match` (or a hashed table
+//! for large agents). Paths are absolute (`::utter::...`), iteration orders
+//! sorted, no `unsafe` is emitted, and neither are redundant parentheses.
 
 use std::path::Path;
 
@@ -102,78 +103,104 @@ fn value_expr(expr: &Expr<usize>, labels: &mut usize) -> TokenStream {
             quote!(::utter::ValueRef::Str(#s))
         }
         other => {
-            let b = bool_expr(other, labels);
+            let b = bool_expr(other, labels, Precedence::Or);
             quote!(::utter::ValueRef::Bool(#b))
         }
     }
 }
 
-/// A condition node as a `bool` expression (`?` propagates evaluation errors).
-fn bool_expr(expr: &Expr<usize>, labels: &mut usize) -> TokenStream {
-    match expr {
+/// How tightly a generated `bool` expression binds, loosest first.
+///
+/// Parentheses are emitted only where precedence needs them: rustc's
+/// `unused_parens` lint, even when allowed, copies the source text before
+/// every redundant pair, which made large agents build in quadratic time.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Precedence {
+    Or,
+    And,
+    Unary,
+}
+
+/// A condition node as a `bool` expression (`?` propagates evaluation
+/// errors) that can stand where an operand binding at least as tightly as
+/// `context` is expected.
+fn bool_expr(expr: &Expr<usize>, labels: &mut usize, context: Precedence) -> TokenStream {
+    let (tokens, own) = match expr {
         Expr::Or(items) => {
-            let items: Vec<TokenStream> = items.iter().map(|e| bool_expr(e, labels)).collect();
-            quote!((#(#items)||*))
+            let items = items.iter().map(|e| bool_expr(e, labels, Precedence::Or));
+            let items: Vec<TokenStream> = items.collect();
+            (quote!(#(#items)||*), Precedence::Or)
         }
         Expr::And(items) => {
-            let items: Vec<TokenStream> = items.iter().map(|e| bool_expr(e, labels)).collect();
-            quote!((#(#items)&&*))
+            let items = items.iter().map(|e| bool_expr(e, labels, Precedence::And));
+            let items: Vec<TokenStream> = items.collect();
+            (quote!(#(#items)&&*), Precedence::And)
         }
         Expr::Not(inner) => {
-            let inner = bool_expr(inner, labels);
-            quote!((!#inner))
+            let inner = bool_expr(inner, labels, Precedence::Unary);
+            (quote!(!#inner), Precedence::Unary)
         }
-        Expr::Compare { first, rest } => {
-            // Python chaining, flat: each operand evaluated once, left to right,
-            // stopping at the first false comparison.
-            if let [(op, operand)] = rest.as_slice() {
-                let op = cmp_op(*op);
-                let left = value_expr(first, labels);
-                let right = value_expr(operand, labels);
-                return quote!(::utter::compare(#op, #left, #right)?);
-            }
-            // Each chain gets its own label: chains nest inside operands.
-            let label: TokenStream = [
-                proc_macro2::TokenTree::Punct(proc_macro2::Punct::new(
-                    '\'',
-                    proc_macro2::Spacing::Joint,
-                )),
-                proc_macro2::TokenTree::Ident(format_ident!("chain{}", labels)),
-            ]
-            .into_iter()
-            .collect();
-            *labels += 1;
-            let first = value_expr(first, labels);
-            let last = rest.len() - 1;
-            let mut steps = Vec::with_capacity(rest.len());
-            for (i, (op, operand)) in rest.iter().enumerate() {
-                let op = cmp_op(*op);
-                let operand = value_expr(operand, labels);
-                let advance = (i < last).then(|| quote!(left = right;));
-                steps.push(quote! {
-                    let right = #operand;
-                    if !::utter::compare(#op, left, right)? {
-                        break #label false;
-                    }
-                    #advance
-                });
-            }
-            let binding = if rest.len() > 1 {
-                quote!(let mut left)
-            } else {
-                quote!(let left)
-            };
-            quote! {
-                #label: {
-                    #binding = #first;
-                    #(#steps)*
-                    true
-                }
-            }
-        }
+        Expr::Compare { first, rest } => (compare_expr(first, rest, labels), Precedence::Unary),
         other => {
             let v = value_expr(other, labels);
-            quote!(#v.truthy())
+            (quote!(#v.truthy()), Precedence::Unary)
+        }
+    };
+    if own < context {
+        quote!((#tokens))
+    } else {
+        tokens
+    }
+}
+
+/// A comparison, possibly chained, as a `bool` expression that binds as
+/// tightly as a unary operand (a call with `?`, or a labeled block).
+fn compare_expr(
+    first: &Expr<usize>,
+    rest: &[(CmpOp, Expr<usize>)],
+    labels: &mut usize,
+) -> TokenStream {
+    // Python chaining, flat: each operand evaluated once, left to right,
+    // stopping at the first false comparison.
+    if let [(op, operand)] = rest {
+        let op = cmp_op(*op);
+        let left = value_expr(first, labels);
+        let right = value_expr(operand, labels);
+        return quote!(::utter::compare(#op, #left, #right)?);
+    }
+    // Each chain gets its own label: chains nest inside operands.
+    let label: TokenStream = [
+        proc_macro2::TokenTree::Punct(proc_macro2::Punct::new('\'', proc_macro2::Spacing::Joint)),
+        proc_macro2::TokenTree::Ident(format_ident!("chain{}", labels)),
+    ]
+    .into_iter()
+    .collect();
+    *labels += 1;
+    let first = value_expr(first, labels);
+    let last = rest.len() - 1;
+    let mut steps = Vec::with_capacity(rest.len());
+    for (i, (op, operand)) in rest.iter().enumerate() {
+        let op = cmp_op(*op);
+        let operand = value_expr(operand, labels);
+        let advance = (i < last).then(|| quote!(left = right;));
+        steps.push(quote! {
+            let right = #operand;
+            if !::utter::compare(#op, left, right)? {
+                break #label false;
+            }
+            #advance
+        });
+    }
+    let binding = if rest.len() > 1 {
+        quote!(let mut left)
+    } else {
+        quote!(let left)
+    };
+    quote! {
+        #label: {
+            #binding = #first;
+            #(#steps)*
+            true
         }
     }
 }
@@ -209,13 +236,13 @@ fn condition_fn(ident: &proc_macro2::Ident, condition: &Expr<usize>) -> TokenStr
             quote!(::utter::compare(#op, #left, #right))
         }
         other => {
-            let body = bool_expr(other, &mut 0);
+            let body = bool_expr(other, &mut 0, Precedence::Or);
             quote!(::core::result::Result::Ok(#body))
         }
     };
     quote! {
         #[doc(hidden)]
-        #[allow(unused_parens, unused_variables, clippy::nonminimal_bool, clippy::double_parens)]
+        #[allow(unused_variables, clippy::nonminimal_bool)]
         fn #ident(ctx: &::utter::Context<'_>) -> ::core::result::Result<bool, ::utter::EvalError> {
             #body
         }
@@ -703,5 +730,43 @@ mod tests {
         assert_eq!(variant_name("self"), "Self_");
         assert_eq!(variant_name("é\"#"), "UE9U22U23");
         assert_eq!(variant_name("r#type"), "RU23Type");
+    }
+
+    /// The generated `bool` expression of a condition over entries a, b, c.
+    fn condition_code(src: &str) -> String {
+        let parsed = crate::condition::parse(src).expect("a valid condition");
+        let ids = ["a", "b", "c"];
+        let expr =
+            parsed.map_refs(&mut |r| ids.iter().position(|i| *i == r.entry).expect("a, b or c"));
+        let code = bool_expr(&expr, &mut 0, Precedence::Or).to_string();
+        code.replace("ctx . read (& ENTRIES [0]) . truthy ()", "A")
+            .replace("ctx . read (& ENTRIES [1]) . truthy ()", "B")
+            .replace("ctx . read (& ENTRIES [2]) . truthy ()", "C")
+    }
+
+    #[test]
+    fn conditions_have_only_the_parentheses_precedence_needs() {
+        // Redundant pairs trip rustc's `unused_parens` (slow even when allowed).
+        assert_eq!(
+            condition_code("session.s.a and session.s.b or session.s.c"),
+            "A && B || C"
+        );
+        assert_eq!(
+            condition_code("session.s.a and (session.s.b or session.s.c)"),
+            "A && (B || C)"
+        );
+        assert_eq!(
+            condition_code("not (session.s.a and session.s.b)"),
+            "! (A && B)"
+        );
+        assert_eq!(
+            condition_code("not session.s.a or not session.s.b"),
+            "! A || ! B"
+        );
+        assert_eq!(
+            condition_code("(session.s.a or session.s.b) or session.s.c"),
+            "A || B || C"
+        );
+        assert_eq!(condition_code("not not session.s.a"), "! ! A");
     }
 }
