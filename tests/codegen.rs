@@ -60,6 +60,7 @@ fn compile_errors_and_expanded_code_compile() {
     link_fixtures();
     let cases = trybuild::TestCases::new();
     cases.compile_fail("ui/fail/*.rs");
+    cases.pass("ui/pass/*.rs");
     cases.pass(snapshot_program());
 }
 

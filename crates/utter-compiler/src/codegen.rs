@@ -57,14 +57,15 @@ fn lit_str(s: &str) -> Literal {
     Literal::string(s)
 }
 
+/// A comparison operator, as imported into the compiled module.
 fn cmp_op(op: CmpOp) -> TokenStream {
     match op {
-        CmpOp::Eq => quote!(::utter::CmpOp::Eq),
-        CmpOp::Ne => quote!(::utter::CmpOp::Ne),
-        CmpOp::Lt => quote!(::utter::CmpOp::Lt),
-        CmpOp::Le => quote!(::utter::CmpOp::Le),
-        CmpOp::Gt => quote!(::utter::CmpOp::Gt),
-        CmpOp::Ge => quote!(::utter::CmpOp::Ge),
+        CmpOp::Eq => quote!(Eq),
+        CmpOp::Ne => quote!(Ne),
+        CmpOp::Lt => quote!(Lt),
+        CmpOp::Le => quote!(Le),
+        CmpOp::Gt => quote!(Gt),
+        CmpOp::Ge => quote!(Ge),
     }
 }
 
@@ -88,23 +89,23 @@ fn value_expr(expr: &Expr<usize>, labels: &mut usize) -> TokenStream {
             let id = Literal::usize_unsuffixed(*id);
             quote!(ctx.read(&ENTRIES[#id]))
         }
-        Expr::Lit(Lit::None) => quote!(::utter::ValueRef::None),
-        Expr::Lit(Lit::Bool(b)) => quote!(::utter::ValueRef::Bool(#b)),
+        Expr::Lit(Lit::None) => quote!(V::None),
+        Expr::Lit(Lit::Bool(b)) => quote!(V::Bool(#b)),
         Expr::Lit(Lit::Int(i)) => {
             let i = Literal::i64_suffixed(*i);
-            quote!(::utter::ValueRef::Int(#i))
+            quote!(V::Int(#i))
         }
         Expr::Lit(Lit::Float(f)) => {
             let f = float(*f);
-            quote!(::utter::ValueRef::Float(#f))
+            quote!(V::Float(#f))
         }
         Expr::Lit(Lit::Str(s)) => {
             let s = lit_str(s);
-            quote!(::utter::ValueRef::Str(#s))
+            quote!(V::Str(#s))
         }
         other => {
             let b = bool_expr(other, labels, Precedence::Or);
-            quote!(::utter::ValueRef::Bool(#b))
+            quote!(V::Bool(#b))
         }
     }
 }
@@ -166,7 +167,7 @@ fn compare_expr(
         let op = cmp_op(*op);
         let left = value_expr(first, labels);
         let right = value_expr(operand, labels);
-        return quote!(::utter::compare(#op, #left, #right)?);
+        return quote!(compare(#op, #left, #right)?);
     }
     // Each chain gets its own label: chains nest inside operands.
     let label: TokenStream = [
@@ -185,7 +186,7 @@ fn compare_expr(
         let advance = (i < last).then(|| quote!(left = right;));
         steps.push(quote! {
             let right = #operand;
-            if !::utter::compare(#op, left, right)? {
+            if !compare(#op, left, right)? {
                 break #label false;
             }
             #advance
@@ -209,17 +210,17 @@ fn piece(p: &Piece<String, Vec<usize>>) -> TokenStream {
     match p {
         Piece::Text(t) => {
             let t = lit_str(t);
-            quote!(::utter::Piece::Text(#t))
+            quote!(Text(#t))
         }
         Piece::Session { entry, raw } => {
             let entry = Literal::usize_unsuffixed(*entry);
             let raw = lit_str(raw);
-            quote!(::utter::Piece::Session { entry: #entry, raw: #raw })
+            quote!(Session { entry: #entry, raw: #raw })
         }
         Piece::Bare { candidates, raw } => {
             let candidates = candidates.iter().map(|c| Literal::usize_unsuffixed(*c));
             let raw = lit_str(raw);
-            quote!(::utter::Piece::Bare { candidates: &[#(#candidates),*], raw: #raw })
+            quote!(Bare { candidates: &[#(#candidates),*], raw: #raw })
         }
     }
 }
@@ -233,67 +234,63 @@ fn condition_fn(ident: &proc_macro2::Ident, condition: &Expr<usize>) -> TokenStr
             let op = cmp_op(rest[0].0);
             let left = value_expr(first, &mut 0);
             let right = value_expr(&rest[0].1, &mut 0);
-            quote!(::utter::compare(#op, #left, #right))
+            quote!(compare(#op, #left, #right))
         }
         other => {
             let body = bool_expr(other, &mut 0, Precedence::Or);
-            quote!(::core::result::Result::Ok(#body))
+            quote!(Ok(#body))
         }
     };
     quote! {
-        #[doc(hidden)]
-        #[allow(unused_variables, clippy::nonminimal_bool)]
-        fn #ident(ctx: &::utter::Context<'_>) -> ::core::result::Result<bool, ::utter::EvalError> {
+        pub fn #ident(ctx: &Context<'_>) -> Holds {
             #body
         }
     }
 }
 
-/// The texts and conditions of one response, and its entry in the table of
-/// compiled responses. Selection itself is the runtime's one loop
-/// (`utter::select`) over these compiled conditions: per response only data
-/// and condition `fn`s are emitted, which keeps large agents quick to build.
+/// The texts and conditions of one response (items of the compiled module),
+/// and its entry in the table of compiled responses. Selection itself is the
+/// runtime's one loop (`utter::select`) over these compiled conditions: per
+/// response only data and condition `fn`s are emitted, which keeps large
+/// agents quick to build.
 fn response_items(index: usize, response: &Response) -> (TokenStream, TokenStream) {
     let name = lit_str(&response.name);
     let mut items = Vec::new();
     let mut variants = Vec::new();
     for (v, variant) in response.variants.iter().enumerate() {
-        let text = format_ident!("__UTTER_TEXT_{}_{}", index, v);
+        let text = format_ident!("T{}_{}", index, v);
         let pieces: Vec<TokenStream> = variant.pieces.iter().map(piece).collect();
         let len = Literal::usize_unsuffixed(pieces.len());
-        let doc = format!(" `{}`, variant {v}", response.name);
-        items.push(quote! {
-            #[doc = #doc]
-            #[doc(hidden)]
-            static #text: [::utter::Piece; #len] = [#(#pieces),*];
-        });
+        items.push(quote!(static #text: [Piece; #len] = [#(#pieces),*];));
         let condition = match &variant.condition {
             Some(condition) => {
-                let ident = format_ident!("__utter_condition_{}_{}", index, v);
+                let ident = format_ident!("c{}_{}", index, v);
                 items.push(condition_fn(&ident, condition));
-                quote!(::core::option::Option::Some(#ident))
+                quote!(Some(#ident))
             }
-            None => quote!(::core::option::Option::None),
+            None => quote!(None),
         };
         let rephrase = variant.rephrase;
-        variants.push(quote!(::utter::__private::Variant { pieces: &#text, condition: #condition, rephrase: #rephrase }));
+        variants
+            .push(quote!(Variant { pieces: &#text, condition: #condition, rephrase: #rephrase }));
     }
     let default = match response.default {
         Some(v) => {
             let v = Literal::usize_unsuffixed(v);
-            quote!(::core::option::Option::Some(#v))
+            quote!(Some(#v))
         }
-        None => quote!(::core::option::Option::None),
+        None => quote!(None),
     };
-    let entry = quote!(::utter::__private::Response { name: #name, variants: &[#(#variants),*], default: #default });
+    let entry = quote!(Response { name: #name, variants: &[#(#variants),*], default: #default });
     (quote!(#(#items)*), entry)
 }
 
+/// An entry's visibility, as imported into the compiled module.
 fn visibility(v: Visibility) -> TokenStream {
     match v {
-        Visibility::Project => quote!(::utter::Visibility::Project),
-        Visibility::Public => quote!(::utter::Visibility::Public),
-        Visibility::Private => quote!(::utter::Visibility::Private),
+        Visibility::Project => quote!(Project),
+        Visibility::Public => quote!(Public),
+        Visibility::Private => quote!(Private),
     }
 }
 
@@ -340,12 +337,7 @@ fn name_lookup(
 
 /// The items every expansion has, complete or skeleton: the `Response` enum
 /// with its names, lookup by name, the entry table and the skills.
-fn common_items(
-    names: &[String],
-    registry_entries: TokenStream,
-    entry_count: usize,
-    skills: &[String],
-) -> TokenStream {
+fn common_items(names: &[String], entries: TokenStream, skills: &[String]) -> TokenStream {
     let variants: Vec<proc_macro2::Ident> = names
         .iter()
         .map(|n| format_ident!("{}", variant_name(n)))
@@ -353,7 +345,6 @@ fn common_items(
     let name_lits: Vec<Literal> = names.iter().map(|n| lit_str(n)).collect();
     let docs: Vec<String> = names.iter().map(|n| format!(" `{n}`")).collect();
     let count = Literal::usize_unsuffixed(names.len());
-    let entry_count = Literal::usize_unsuffixed(entry_count);
     let (from_name_body, name_index) = name_lookup(names, &variants, &name_lits);
     // An enum without variants cannot be cast to an index.
     let name_body = if names.is_empty() {
@@ -401,10 +392,7 @@ fn common_items(
 
         #name_index
 
-        /// The declared memory entries, sorted by namespace then name; an
-        /// entry's `id` is its index. Build a memory for them with [`memory`].
-        #[allow(dead_code)]
-        pub static ENTRIES: [::utter::Entry; #entry_count] = #registry_entries;
+        #entries
 
         /// Every skill id (bundled default skills included), sorted.
         #[allow(dead_code)]
@@ -429,8 +417,13 @@ fn common_items(
 }
 
 /// The `Skill` enum and what each skill's skill.md references; without a
-/// registry (a skeleton), every table is empty.
-fn skill_items(skills: &[String], registry: Option<&Registry>) -> TokenStream {
+/// registry (a skeleton), every table is empty. The `when:` conditions are
+/// pushed to `conditions`, items of the compiled module.
+fn skill_items(
+    skills: &[String],
+    registry: Option<&Registry>,
+    conditions: &mut Vec<TokenStream>,
+) -> TokenStream {
     let variants: Vec<proc_macro2::Ident> = skills
         .iter()
         .map(|s| format_ident!("{}", variant_name(s)))
@@ -450,7 +443,6 @@ fn skill_items(skills: &[String], registry: Option<&Registry>) -> TokenStream {
         }
         None => quote!(::core::option::Option::None),
     };
-    let mut conditions = Vec::new();
     let tables = skills.iter().enumerate().map(|(si, skill)| {
         let id = lit_str(skill);
         let refs = registry.and_then(|r| r.skill_refs(skill));
@@ -463,10 +455,10 @@ fn skill_items(skills: &[String], registry: Option<&Registry>) -> TokenStream {
             .iter()
             .enumerate()
             .map(|(wi, (i, expr))| {
-                let ident = format_ident!("__utter_when_{}_{}", si, wi);
+                let ident = format_ident!("w{}_{}", si, wi);
                 conditions.push(condition_fn(&ident, expr));
                 let r = response(*i);
-                quote!(::utter::WhenTrigger { response: #r, condition: #ident })
+                quote!(::utter::WhenTrigger { response: #r, condition: __utter_compiled::#ident })
             })
             .collect();
         let tools = refs.tools.iter().map(|t| {
@@ -540,11 +532,24 @@ fn skill_items(skills: &[String], registry: Option<&Registry>) -> TokenStream {
         #[doc(hidden)]
         static __UTTER_SKILLS: [::utter::SkillResponses<Response>; #count] = [#(#tables),*];
 
-        #(#conditions)*
     }
 }
 
+/// The doc comment of `ENTRIES`, one attribute a line; `memory` is the
+/// path of the `memory` function from where `ENTRIES` is defined.
+fn entries_doc(memory: &str) -> TokenStream {
+    let lines = [
+        " The declared memory entries, sorted by namespace then name; an".to_owned(),
+        format!(" entry's `id` is its index. Build a memory for them with [`memory`]({memory})."),
+    ];
+    quote!(#(#[doc = #lines])*)
+}
+
 /// The complete code for a registry.
+///
+/// Texts, conditions and tables live in one private module whose imports
+/// are all absolute (`::utter::...`, `::core::...`), so the compiled items
+/// can use short names without depending on anything in the user's scope.
 pub fn generate(registry: &Registry) -> TokenStream {
     let names: Vec<String> = registry.responses.iter().map(|r| r.name.clone()).collect();
     let entries = registry.entries.iter().map(|e| {
@@ -555,14 +560,21 @@ pub fn generate(registry: &Registry) -> TokenStream {
         let unset = match &e.unset_text {
             Some(t) => {
                 let t = lit_str(t);
-                quote!(::core::option::Option::Some(#t))
+                quote!(Some(#t))
             }
-            None => quote!(::core::option::Option::None),
+            None => quote!(None),
         };
-        quote!(::utter::Entry { id: #id, namespace: #ns, name: #name, visibility: #vis, unset_text: #unset })
+        quote!(Entry { id: #id, namespace: #ns, name: #name, visibility: #vis, unset_text: #unset })
     });
-    let entries = quote!([#(#entries),*]);
-    let common = common_items(&names, entries, registry.entries.len(), &registry.skills);
+    let entry_count = Literal::usize_unsuffixed(registry.entries.len());
+    let entries_doc = entries_doc("super::memory");
+    let common = common_items(
+        &names,
+        quote!(
+            pub use __utter_compiled::ENTRIES;
+        ),
+        &registry.skills,
+    );
     let (items, table): (Vec<TokenStream>, Vec<TokenStream>) = registry
         .responses
         .iter()
@@ -574,11 +586,12 @@ pub fn generate(registry: &Registry) -> TokenStream {
         quote!(match response {})
     } else {
         quote!(::utter::__private::deliver(
-            &__UTTER_RESPONSES[response as usize],
+            &__utter_compiled::RESPONSES[response as usize],
             &ENTRIES,
             ctx
         ))
     };
+    let mut when_conditions = Vec::new();
     let skills = skill_items(
         &registry
             .skill_refs
@@ -586,13 +599,11 @@ pub fn generate(registry: &Registry) -> TokenStream {
             .map(|r| r.skill.clone())
             .collect::<Vec<_>>(),
         Some(registry),
+        &mut when_conditions,
     );
     quote! {
         #common
         #skills
-
-        #[doc(hidden)]
-        static __UTTER_RESPONSES: [::utter::__private::Response; #count] = [#(#table),*];
 
         /// Delivers `response`: the first conditioned variant that holds, else
         /// the default, interpolated from `ctx`.
@@ -601,7 +612,29 @@ pub fn generate(registry: &Registry) -> TokenStream {
             #deliver_body
         }
 
-        #(#items)*
+        #[doc(hidden)]
+        #[allow(dead_code, unused_imports, unused_variables, clippy::nonminimal_bool)]
+        mod __utter_compiled {
+            use ::core::option::Option::{None, Some};
+            use ::core::result::Result::Ok;
+            use ::utter::__private::{Context, Entry, Piece, Response, Variant, compare};
+            use ::utter::CmpOp::{Eq, Ge, Gt, Le, Lt, Ne};
+            use ::utter::Piece::{Bare, Session, Text};
+            use ::utter::ValueRef as V;
+            use ::utter::Visibility::{Private, Project, Public};
+
+            /// What a compiled condition returns: whether it holds, or why
+            /// it could not be evaluated.
+            type Holds = ::core::result::Result<bool, ::utter::EvalError>;
+
+            #entries_doc
+            pub static ENTRIES: [Entry; #entry_count] = [#(#entries),*];
+
+            pub static RESPONSES: [Response; #count] = [#(#table),*];
+
+            #(#items)*
+            #(#when_conditions)*
+        }
     }
 }
 
@@ -614,8 +647,14 @@ pub fn skeleton(checked: &Checked) -> TokenStream {
         .into_iter()
         .filter(|n| seen.insert(variant_name(n)))
         .collect();
-    let common = common_items(&names, quote!([]), 0, &checked.skills);
-    let skills = skill_items(&checked.project_skills, None);
+    let doc = entries_doc("memory");
+    let entries = quote! {
+        #doc
+        #[allow(dead_code)]
+        pub static ENTRIES: [::utter::Entry; 0] = [];
+    };
+    let common = common_items(&names, entries, &checked.skills);
+    let skills = skill_items(&checked.project_skills, None, &mut Vec::new());
     quote! {
         #common
         #skills
