@@ -248,6 +248,23 @@ fn condition_fn(ident: &proc_macro2::Ident, condition: &Expr<usize>) -> TokenStr
     }
 }
 
+/// The text, variant and rephrase flag of a response whose delivery never
+/// depends on memory: no variant is conditioned, and the default's text has
+/// no placeholder (what `render` would borrow as it is).
+fn constant_delivery(response: &Response) -> Option<(&str, usize, bool)> {
+    if response.variants.iter().any(|v| v.condition.is_some()) {
+        return None;
+    }
+    let index = response.default?;
+    let variant = &response.variants[index];
+    let text = match variant.pieces.as_slice() {
+        [] => "",
+        [Piece::Text(text)] => text.as_str(),
+        _ => return None,
+    };
+    Some((text, index, variant.rephrase))
+}
+
 /// The texts and conditions of one response (items of the compiled module),
 /// and its entry in the table of compiled responses. Selection itself is the
 /// runtime's one loop (`utter::select`) over these compiled conditions: per
@@ -281,7 +298,15 @@ fn response_items(index: usize, response: &Response) -> (TokenStream, TokenStrea
         }
         None => quote!(None),
     };
-    let entry = quote!(Response { name: #name, variants: &[#(#variants),*], default: #default });
+    let constant = match constant_delivery(response) {
+        Some((text, variant, rephrase)) => {
+            let text = lit_str(text);
+            let variant = Literal::usize_unsuffixed(variant);
+            quote!(Some(Constant { text: #text, variant: #variant, rephrase: #rephrase }))
+        }
+        None => quote!(None),
+    };
+    let entry = quote!(Response { name: #name, variants: &[#(#variants),*], default: #default, constant: #constant });
     (quote!(#(#items)*), entry)
 }
 
@@ -382,6 +407,7 @@ fn common_items(names: &[String], entries: TokenStream, skills: &[String]) -> To
             }
 
             /// The response called `name`, if the agent defines it.
+            #[inline]
             pub fn from_name(name: &str) -> ::core::option::Option<Response> {
                 #from_name_body
             }
@@ -407,6 +433,7 @@ fn common_items(names: &[String], entries: TokenStream, skills: &[String]) -> To
         /// Delivers the response called `name`; an unknown name delivers the
         /// name itself (fail closed, never rephrased).
         #[allow(dead_code)]
+        #[inline]
         pub fn deliver_name<'n>(name: &'n str, ctx: &::utter::Context<'_>) -> ::utter::Delivery<'n> {
             match Response::from_name(name) {
                 ::core::option::Option::Some(response) => deliver(response, ctx),
@@ -608,6 +635,7 @@ pub fn generate(registry: &Registry) -> TokenStream {
         /// Delivers `response`: the first conditioned variant that holds, else
         /// the default, interpolated from `ctx`.
         #[allow(dead_code)]
+        #[inline]
         pub fn deliver(response: Response, ctx: &::utter::Context<'_>) -> ::utter::Delivery<'static> {
             #deliver_body
         }
@@ -617,7 +645,7 @@ pub fn generate(registry: &Registry) -> TokenStream {
         mod __utter_compiled {
             use ::core::option::Option::{None, Some};
             use ::core::result::Result::Ok;
-            use ::utter::__private::{Context, Entry, Piece, Response, Variant, compare};
+            use ::utter::__private::{Constant, Context, Entry, Piece, Response, Variant, compare};
             use ::utter::CmpOp::{Eq, Ge, Gt, Le, Lt, Ne};
             use ::utter::Piece::{Bare, Session, Text};
             use ::utter::ValueRef as V;

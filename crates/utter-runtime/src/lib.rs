@@ -60,6 +60,16 @@ pub mod __private {
         pub name: &'static str,
         pub variants: &'static [Variant],
         pub default: Option<usize>,
+        /// Set by the generator when the delivery never depends on memory:
+        /// no variant is conditioned and the default's text is literal.
+        pub constant: Option<Constant>,
+    }
+
+    /// The delivery of a response that never depends on memory.
+    pub struct Constant {
+        pub text: &'static str,
+        pub variant: usize,
+        pub rephrase: bool,
     }
 
     /// A compiled condition holds: it evaluated to true (an error skips the variant).
@@ -68,9 +78,28 @@ pub mod __private {
         matches!(result, Ok(true))
     }
 
-    /// Delivers a compiled response.
+    /// Delivers a compiled response: a constant one without selecting, any
+    /// other through the one selection rule.
     #[inline]
     pub fn deliver(
+        response: &'static Response,
+        entries: &'static [Entry],
+        ctx: &Context<'_>,
+    ) -> Delivery<'static> {
+        match &response.constant {
+            Some(constant) => Delivery {
+                text: ::std::borrow::Cow::Borrowed(constant.text),
+                response: response.name,
+                variant: Some(constant.variant),
+                rephrase: constant.rephrase,
+                fallback: false,
+            },
+            None => select_and_render(response, entries, ctx),
+        }
+    }
+
+    /// Selects a variant with [`crate::select`] and renders its text.
+    fn select_and_render(
         response: &'static Response,
         entries: &'static [Entry],
         ctx: &Context<'_>,
