@@ -73,12 +73,6 @@ fn write_agent(dir: &Path, files: &[(String, String)]) {
 
 fn generate(out: &Path, name: &str, files: &[(String, String)]) {
     write_agent(&out.join("agents").join(name), files);
-    if name == "n10000" {
-        // Its generated crate builds for many minutes (see the README): the
-        // 10,000-response agent is benchmarked as data (interpreter,
-        // minijinja, expansion) only.
-        return;
-    }
     let project = ProjectFiles::from_files(
         files
             .iter()

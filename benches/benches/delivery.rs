@@ -90,7 +90,7 @@ mod scaling {
 
     const SIZES: &[usize] = &[10, 100, 1_000, 10_000];
 
-    #[divan::bench(args = &SIZES[..3])]
+    #[divan::bench(args = SIZES)]
     fn a_generated(b: Bencher, n: usize) {
         let (deliver, entries) = generated_for(n).expect("compiled in");
         let mut memory = SlotMemory::new(entries);

@@ -24,6 +24,9 @@ pub mod generated {
     pub mod n1000 {
         include!(concat!(env!("OUT_DIR"), "/gen_n1000.rs"));
     }
+    pub mod n10000 {
+        include!(concat!(env!("OUT_DIR"), "/gen_n10000.rs"));
+    }
 }
 
 /// The folder of a benchmark agent (`bench`, `n10`, ..., `n10000`).
@@ -68,13 +71,13 @@ pub fn floor(name: &str) -> &str {
 /// A generated `deliver_name`.
 pub type Deliver = for<'n, 'c, 'm> fn(&'n str, &'c utter::Context<'m>) -> utter::Delivery<'n>;
 
-/// The generated code of the N-response agent (N = 10, 100, 1,000; the
-/// 10,000-response agent is not compiled in, see build.rs).
+/// The generated code of the N-response agent (N = 10, 100, 1,000, 10,000).
 pub fn generated_for(n: usize) -> Option<(Deliver, &'static [utter::Entry])> {
     match n {
         10 => Some((generated::n10::deliver_name, &generated::n10::ENTRIES)),
         100 => Some((generated::n100::deliver_name, &generated::n100::ENTRIES)),
         1_000 => Some((generated::n1000::deliver_name, &generated::n1000::ENTRIES)),
+        10_000 => Some((generated::n10000::deliver_name, &generated::n10000::ENTRIES)),
         _ => None,
     }
 }
