@@ -2,10 +2,10 @@
 //! pieces; substituted values are never scanned again.
 
 use std::borrow::Cow;
-use std::fmt::{self, Write};
+use std::fmt::Write;
 
 use crate::memory::{Context, Entry};
-use crate::value::write_py_str;
+use crate::value::{ValueRef, py_str_len_bound, write_py_str};
 
 /// One piece of a variant's text, split at compile time. Generated code holds
 /// `Piece<&'static str, &'static [usize]>`; the interpreter owned strings.
@@ -20,15 +20,23 @@ pub enum Piece<S = &'static str, C = &'static [usize]> {
     Bare { candidates: C, raw: S },
 }
 
+/// What a piece delivers: literal text, or a memory value to format.
+enum Resolved<'p, 'v> {
+    Text(&'p str),
+    Value(ValueRef<'v>),
+}
+
 impl<S: AsRef<str>, C: AsRef<[usize]>> Piece<S, C> {
-    fn write_to<N: AsRef<str>>(
-        &self,
-        out: &mut impl Write,
-        entries: &[Entry<N>],
-        ctx: &Context<'_>,
-    ) -> fmt::Result {
+    /// Resolves the piece against the view: its text, the value it reads,
+    /// or the placeholder as written (no such entry, or unset without an
+    /// `unset_text`).
+    fn resolve<'p, 'v, N: AsRef<str>>(
+        &'p self,
+        entries: &'p [Entry<N>],
+        ctx: &'v Context<'_>,
+    ) -> Resolved<'p, 'v> {
         let (entry, raw) = match self {
-            Piece::Text(text) => return out.write_str(text.as_ref()),
+            Piece::Text(text) => return Resolved::Text(text.as_ref()),
             Piece::Session { entry, raw } => (entries.get(*entry), raw),
             Piece::Bare { candidates, raw } => {
                 let named = |ns: &str| {
@@ -43,31 +51,20 @@ impl<S: AsRef<str>, C: AsRef<[usize]>> Piece<S, C> {
             }
         };
         let Some(entry) = entry else {
-            return out.write_str(raw.as_ref());
+            return Resolved::Text(raw.as_ref());
         };
         let value = ctx.read(entry);
         match (&entry.unset_text, value.is_none()) {
-            (_, false) => write_py_str(out, value),
-            (Some(text), true) => out.write_str(text.as_ref()),
-            // Unset or unreadable: left exactly as written.
-            (None, true) => out.write_str(raw.as_ref()),
+            (_, false) => Resolved::Value(value),
+            (Some(text), true) => Resolved::Text(text.as_ref()),
+            (None, true) => Resolved::Text(raw.as_ref()),
         }
     }
 }
 
-/// Counts bytes instead of storing them, to size the output exactly.
-struct Counter(usize);
-
-impl Write for Counter {
-    fn write_str(&mut self, s: &str) -> fmt::Result {
-        self.0 += s.len();
-        Ok(())
-    }
-}
-
-/// Fills the placeholders of `pieces` from `ctx`. A text without placeholders
-/// is borrowed (no allocation); otherwise the result is built in exactly one
-/// allocation (its length is measured first).
+/// Renders `pieces` for the view. A single literal piece is borrowed as it
+/// is; anything else is written into one `String`, allocated once at an
+/// upper bound of its length (numbers are formatted only once).
 pub fn render<'a, S: AsRef<str>, C: AsRef<[usize]>, N: AsRef<str>>(
     pieces: &'a [Piece<S, C>],
     entries: &[Entry<N>],
@@ -77,15 +74,20 @@ pub fn render<'a, S: AsRef<str>, C: AsRef<[usize]>, N: AsRef<str>>(
         [] => Cow::Borrowed(""),
         [Piece::Text(text)] => Cow::Borrowed(text.as_ref()),
         _ => {
-            let mut counter = Counter(0);
-            for piece in pieces {
-                // Counting cannot fail.
-                let _ = piece.write_to(&mut counter, entries, ctx);
-            }
-            let mut out = String::with_capacity(counter.0);
+            let capacity = pieces
+                .iter()
+                .map(|piece| match piece.resolve(entries, ctx) {
+                    Resolved::Text(text) => text.len(),
+                    Resolved::Value(value) => py_str_len_bound(value),
+                })
+                .sum();
+            let mut out = String::with_capacity(capacity);
             for piece in pieces {
                 // Writing into a String cannot fail.
-                let _ = piece.write_to(&mut out, entries, ctx);
+                let _ = match piece.resolve(entries, ctx) {
+                    Resolved::Text(text) => out.write_str(text),
+                    Resolved::Value(value) => write_py_str(&mut out, value),
+                };
             }
             Cow::Owned(out)
         }

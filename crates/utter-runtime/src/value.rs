@@ -309,6 +309,31 @@ pub fn write_py_str(out: &mut impl Write, value: ValueRef<'_>) -> fmt::Result {
     }
 }
 
+/// An upper bound of `str(value)`'s length in bytes, exact for strings and
+/// containers; numbers are bounded rather than formatted (the longest
+/// `int` is 20 bytes, the longest float `repr` 24, e.g. `-2.2250738585072014e-308`).
+pub fn py_str_len_bound(value: ValueRef<'_>) -> usize {
+    match value {
+        ValueRef::Str(s) => s.len(),
+        ValueRef::None | ValueRef::Bool(true) => 4,
+        ValueRef::Bool(false) => 5,
+        ValueRef::Int(_) => 20,
+        ValueRef::Float(_) => 24,
+        ValueRef::List(_) | ValueRef::Map(_) => {
+            struct Counter(usize);
+            impl Write for Counter {
+                fn write_str(&mut self, s: &str) -> fmt::Result {
+                    self.0 += s.len();
+                    Ok(())
+                }
+            }
+            let mut counter = Counter(0);
+            let _ = write_py_repr(&mut counter, value);
+            counter.0
+        }
+    }
+}
+
 /// Writes `value` as Python's `repr(value)` does.
 pub fn write_py_repr(out: &mut impl Write, value: ValueRef<'_>) -> fmt::Result {
     match value {
@@ -517,6 +542,50 @@ mod tests {
         ];
         for (f, want) in cases {
             assert_eq!(s(Value::Float(*f)), *want, "formatting {f:?}");
+        }
+    }
+
+    #[test]
+    fn length_bounds_hold_for_extreme_and_random_numbers() {
+        let bound_holds = |v: ValueRef<'_>| {
+            let text = py_str(v);
+            assert!(
+                text.len() <= py_str_len_bound(v),
+                "`{text}` is longer than its bound {}",
+                py_str_len_bound(v)
+            );
+        };
+        for i in [i64::MIN, i64::MAX, 0, -1] {
+            bound_holds(ValueRef::Int(i));
+        }
+        for f in [
+            -2.2250738585072014e-308,
+            -f64::MAX,
+            -f64::MIN_POSITIVE,
+            -5e-324,
+            -0.00012345678901234567,
+            -1234567890123456.7,
+            -9999999999999998.0,
+            f64::NAN,
+            f64::NEG_INFINITY,
+        ] {
+            bound_holds(ValueRef::Float(f));
+        }
+        // Every exponent and sign, random mantissas (a fixed xorshift sequence).
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..200_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            bound_holds(ValueRef::Float(f64::from_bits(state)));
+        }
+        for v in [
+            ValueRef::None,
+            ValueRef::Bool(true),
+            ValueRef::Bool(false),
+            ValueRef::Str("héllo"),
+        ] {
+            assert_eq!(py_str(v).len(), py_str_len_bound(v));
         }
     }
 
