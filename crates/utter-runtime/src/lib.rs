@@ -99,6 +99,7 @@ pub mod __private {
     }
 
     /// Selects a variant with [`crate::select`] and renders its text.
+    #[inline]
     fn select_and_render(
         response: &'static Response,
         entries: &'static [Entry],
