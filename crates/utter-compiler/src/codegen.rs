@@ -225,10 +225,10 @@ fn piece(p: &Piece<String, Vec<usize>>) -> TokenStream {
     }
 }
 
-/// A condition's body: straight-line comparisons of memory reads and
-/// literals, errors propagated with `?`.
-fn condition_body(condition: &Expr<usize>) -> TokenStream {
-    match condition {
+/// A condition as a `fn` over the view: straight-line comparisons of memory
+/// reads and literals, errors propagated with `?`.
+fn condition_fn(ident: &proc_macro2::Ident, condition: &Expr<usize>) -> TokenStream {
+    let body = match condition {
         // One comparison is already the Result the selector wants.
         Expr::Compare { first, rest } if rest.len() == 1 => {
             let op = cmp_op(rest[0].0);
@@ -240,38 +240,10 @@ fn condition_body(condition: &Expr<usize>) -> TokenStream {
             let body = bool_expr(other, &mut 0, Precedence::Or);
             quote!(Ok(#body))
         }
-    }
-}
-
-/// A condition as a `fn` over the view, from its body.
-fn condition_fn(ident: &proc_macro2::Ident, body: &TokenStream) -> TokenStream {
+    };
     quote! {
         pub fn #ident(ctx: &Context<'_>) -> Holds {
             #body
-        }
-    }
-}
-
-/// The condition `fn`s of the responses, one per distinct condition: agents
-/// repeat conditions (`session.card.reason == "lost"` in many responses),
-/// and each `fn` costs build time.
-#[derive(Default)]
-struct ConditionFns {
-    by_body: std::collections::HashMap<String, proc_macro2::Ident>,
-    items: Vec<TokenStream>,
-}
-
-impl ConditionFns {
-    /// The `fn` evaluating `condition`, emitted as `ident` unless an
-    /// identical one exists.
-    fn get(&mut self, ident: proc_macro2::Ident, condition: &Expr<usize>) -> proc_macro2::Ident {
-        let body = condition_body(condition);
-        match self.by_body.entry(body.to_string()) {
-            std::collections::hash_map::Entry::Occupied(existing) => existing.get().clone(),
-            std::collections::hash_map::Entry::Vacant(slot) => {
-                self.items.push(condition_fn(&ident, &body));
-                slot.insert(ident).clone()
-            }
         }
     }
 }
@@ -298,11 +270,7 @@ fn constant_delivery(response: &Response) -> Option<(&str, usize, bool)> {
 /// runtime's one loop (`utter::select`) over these compiled conditions: per
 /// response only data and condition `fn`s are emitted, which keeps large
 /// agents quick to build.
-fn response_items(
-    index: usize,
-    response: &Response,
-    conditions: &mut ConditionFns,
-) -> (TokenStream, TokenStream) {
+fn response_items(index: usize, response: &Response) -> (TokenStream, TokenStream) {
     let name = lit_str(&response.name);
     let mut items = Vec::new();
     let mut variants = Vec::new();
@@ -313,7 +281,8 @@ fn response_items(
         items.push(quote!(static #text: [Piece; #len] = [#(#pieces),*];));
         let condition = match &variant.condition {
             Some(condition) => {
-                let ident = conditions.get(format_ident!("c{}_{}", index, v), condition);
+                let ident = format_ident!("c{}_{}", index, v);
+                items.push(condition_fn(&ident, condition));
                 quote!(Some(#ident))
             }
             None => quote!(None),
@@ -514,7 +483,7 @@ fn skill_items(
             .enumerate()
             .map(|(wi, (i, expr))| {
                 let ident = format_ident!("w{}_{}", si, wi);
-                conditions.push(condition_fn(&ident, &condition_body(expr)));
+                conditions.push(condition_fn(&ident, expr));
                 let r = response(*i);
                 quote!(::utter::WhenTrigger { response: #r, condition: __utter_compiled::#ident })
             })
@@ -633,14 +602,12 @@ pub fn generate(registry: &Registry) -> TokenStream {
         ),
         &registry.skills,
     );
-    let mut conditions = ConditionFns::default();
     let (items, table): (Vec<TokenStream>, Vec<TokenStream>) = registry
         .responses
         .iter()
         .enumerate()
-        .map(|(i, r)| response_items(i, r, &mut conditions))
+        .map(|(i, r)| response_items(i, r))
         .unzip();
-    let condition_fns = conditions.items;
     let count = Literal::usize_unsuffixed(registry.responses.len());
     let deliver_body = if registry.responses.is_empty() {
         quote!(match response {})
@@ -694,7 +661,6 @@ pub fn generate(registry: &Registry) -> TokenStream {
             pub static RESPONSES: [Response; #count] = [#(#table),*];
 
             #(#items)*
-            #(#condition_fns)*
             #(#when_conditions)*
         }
     }
@@ -843,27 +809,6 @@ mod tests {
         code.replace("ctx . read (& ENTRIES [0]) . truthy ()", "A")
             .replace("ctx . read (& ENTRIES [1]) . truthy ()", "B")
             .replace("ctx . read (& ENTRIES [2]) . truthy ()", "C")
-    }
-
-    #[test]
-    fn identical_conditions_share_one_fn() {
-        let responses = "responses:\n  utter_a:\n    - text: lost\n      condition: session.card.reason == \"lost\"\n    - text: other\n  utter_b:\n    - text: also lost\n      condition: session.card.reason == \"lost\"\n    - text: stolen\n      condition: session.card.reason == \"stolen\"\n    - text: other\n";
-        let memory = "schema:\n  public:\n    reason: {}\n";
-        let files = crate::ProjectFiles::from_files([
-            (
-                "skills/card/responses.yml".to_owned(),
-                responses.as_bytes().to_vec(),
-            ),
-            (
-                "skills/card/memory.yml".to_owned(),
-                memory.as_bytes().to_vec(),
-            ),
-        ]);
-        let registry = lower(&crate::check(&files)).expect("a valid project");
-        let code = generate(&registry).to_string();
-        let fns = code.matches("pub fn c").count();
-        assert_eq!(fns, 2, "one fn per distinct condition:\n{code}");
-        assert_eq!(code.matches("condition : Some (c").count(), 3);
     }
 
     #[test]
