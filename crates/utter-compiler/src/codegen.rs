@@ -257,11 +257,7 @@ fn constant_delivery(response: &Response) -> Option<(&str, usize, bool)> {
     }
     let index = response.default?;
     let variant = &response.variants[index];
-    let text = match variant.pieces.as_slice() {
-        [] => "",
-        [Piece::Text(text)] => text.as_str(),
-        _ => return None,
-    };
+    let text = utter::literal_text(&variant.pieces)?;
     Some((text, index, variant.rephrase))
 }
 

@@ -17,7 +17,7 @@ pub use memory::{
     Context, Entry, EntryKey, MapMemory, Memory, SlotMemory, UndeclaredEntry, Visibility,
 };
 pub use skill::{SkillResponses, StepKind, StepResponse, ToolResponses, WhenTrigger};
-pub use template::{Piece, render};
+pub use template::{Piece, literal_text, render};
 pub use value::{
     CmpOp, EvalError, Value, ValueRef, compare, py_eq, py_str, write_py_repr, write_py_str,
 };

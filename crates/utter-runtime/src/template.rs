@@ -57,8 +57,20 @@ impl<S: AsRef<str>, C: AsRef<[usize]>> Piece<S, C> {
         match (&entry.unset_text, value.is_none()) {
             (_, false) => Resolved::Value(value),
             (Some(text), true) => Resolved::Text(text.as_ref()),
+            // Unset or unreadable: left exactly as written.
             (None, true) => Resolved::Text(raw.as_ref()),
         }
+    }
+}
+
+/// The text of `pieces` when it has no placeholder (no pieces, or one
+/// literal): what [`render`] borrows as it is, and what the code generator
+/// delivers as a constant.
+pub fn literal_text<S: AsRef<str>, C>(pieces: &[Piece<S, C>]) -> Option<&str> {
+    match pieces {
+        [] => Some(""),
+        [Piece::Text(text)] => Some(text.as_ref()),
+        _ => None,
     }
 }
 
@@ -70,10 +82,9 @@ pub fn render<'a, S: AsRef<str>, C: AsRef<[usize]>, N: AsRef<str>>(
     entries: &[Entry<N>],
     ctx: &Context<'_>,
 ) -> Cow<'a, str> {
-    match pieces {
-        [] => Cow::Borrowed(""),
-        [Piece::Text(text)] => Cow::Borrowed(text.as_ref()),
-        _ => {
+    match literal_text(pieces) {
+        Some(text) => Cow::Borrowed(text),
+        None => {
             let capacity = pieces
                 .iter()
                 .map(|piece| match piece.resolve(entries, ctx) {
