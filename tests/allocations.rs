@@ -1,5 +1,6 @@
 //! Delivery allocates nothing for a literal text and exactly once for an
-//! interpolated one, in generated code and in the interpreter.
+//! interpolated one, in generated code and in the interpreter; the typed
+//! path renders into a reused buffer with no allocation at all.
 
 use std::hint::black_box;
 
@@ -10,9 +11,9 @@ mod card_agent {
     utter::include_responses!("../examples/card-agent");
 }
 
-use card_agent::Response;
+use card_agent::{ReplacementReason, Response, Skill};
 
-fn memory() -> utter::SlotMemory<'static> {
+fn memory() -> card_agent::Memory {
     let mut memory = card_agent::memory();
     memory
         .set("card_replace", "replacement_reason", "stolen")
@@ -28,7 +29,7 @@ fn memory() -> utter::SlotMemory<'static> {
 #[test]
 fn generated_literal_delivery_allocates_nothing() {
     let memory = memory();
-    let ctx = Context::for_skill(&memory, "card_replace");
+    let ctx = Context::for_skill(&memory, Skill::CardReplace);
     for response in [
         Response::UtterGoodbye,
         Response::UtterCardReplacementFee,
@@ -51,7 +52,7 @@ fn generated_literal_delivery_allocates_nothing() {
 #[test]
 fn generated_interpolated_delivery_allocates_once() {
     let memory = memory();
-    let ctx = Context::for_skill(&memory, "card_replace");
+    let ctx = Context::for_skill(&memory, Skill::CardReplace);
     for response in [
         Response::UtterCardReplaceCompleted,
         Response::UtterAskWantsToContinue,
@@ -72,13 +73,42 @@ fn memory_with_fee_text() {
     memory
         .set("card_replace", "replacement_reason", "lost")
         .unwrap();
-    let ctx = Context::for_skill(&memory, "card_replace");
+    let ctx = Context::for_skill(&memory, Skill::CardReplace);
     let info = measure(|| {
         let d = card_agent::deliver(Response::UtterCardReplacementFee, &ctx);
         assert_eq!(d.text, "A fee of $2.5 applies for lost-card replacement.");
         black_box(d);
     });
     assert_eq!(info.count_total, 1);
+}
+
+#[test]
+fn typed_rendering_into_a_reused_buffer_allocates_nothing() {
+    let mut memory = memory();
+    memory.card_replace.replacement_reason = Some(ReplacementReason::Lost);
+    let view = memory.view(Skill::CardReplace);
+    let mut text = String::with_capacity(256);
+    for response in [
+        Response::UtterCardReplacementFee,
+        Response::UtterCardReplaceCompleted,
+        Response::UtterAskWantsToContinue,
+        Response::UtterGoodbye,
+    ] {
+        let info = measure(|| {
+            text.clear();
+            view.render(black_box(response))
+                .write_to(&mut text)
+                .unwrap();
+            black_box(&text);
+        });
+        assert_eq!(info.count_total, 0, "{response:?}: {text}");
+        assert!(!text.is_empty() && !text.contains('{'), "{text}");
+    }
+    text.clear();
+    view.render(Response::UtterCardReplacementFee)
+        .write_to(&mut text)
+        .unwrap();
+    assert_eq!(text, "A fee of $2.5 applies for lost-card replacement.");
 }
 
 #[test]
@@ -89,7 +119,7 @@ fn interpreted_delivery_allocates_the_same() {
     memory
         .set("card_replace", "order_shipping_summary", "rush")
         .unwrap();
-    let ctx = Context::for_skill(&memory, "card_replace");
+    let ctx = Context::for_skill(&memory, Skill::CardReplace);
     let info = measure(|| {
         black_box(registry.deliver(black_box("utter_goodbye"), &ctx));
     });

@@ -142,12 +142,12 @@ fn generated_skills_expose_their_typed_responses() {
     assert_eq!(alias.response, Response::UtterIdentityFailed);
 
     let mut memory = card_agent::memory();
-    let ctx = utter::Context::for_skill(&memory, "card_replace");
+    let ctx = utter::Context::for_skill(&memory, Skill::CardReplace);
     assert!(!skill.when[0].holds(&ctx));
     memory
         .set("card_replace", "replacement_reason", "stolen")
         .unwrap();
-    let ctx = utter::Context::for_skill(&memory, "card_replace");
+    let ctx = utter::Context::for_skill(&memory, Skill::CardReplace);
     assert_eq!(skill.when[0].response, Response::UtterStolenWarning);
     assert!(skill.when[0].holds(&ctx));
 }

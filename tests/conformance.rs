@@ -290,7 +290,7 @@ fn condition_table_rows() {
         ("a", "list", Value::from(vec!["x"])),
         ("a", "empty", Value::List(vec![])),
     ]);
-    let ctx = utter::Context::for_skill(&m, "a");
+    let ctx = utter::Context::for_skill_id(&m, "a", &reg.skills).unwrap();
     for (i, (cond, want)) in rows.iter().enumerate() {
         let response = reg.response(&format!("r{i}")).unwrap();
         let expr = response.variants[0].condition.as_ref().unwrap();

@@ -78,12 +78,20 @@ fn generated_selectors_agree_with_the_interpreter() {
                 1 => Some("not_a_skill".to_owned()),
                 i => Some(project.skills[i - 2].clone()),
             };
+            // Views of a skill the agent does not have are refused; the
+            // test of that view reads through a known skill list that has it.
+            let known: Vec<String> = project
+                .skills
+                .iter()
+                .cloned()
+                .chain(["not_a_skill".to_owned()])
+                .collect();
             let ctx_map = match &skill {
-                Some(s) => Context::for_skill(&map, s),
+                Some(s) => Context::for_skill_id(&map, s, &known).unwrap(),
                 None => Context::new(&map),
             };
             let ctx_slots = match &skill {
-                Some(s) => Context::for_skill(&slots, s),
+                Some(s) => Context::for_skill_id(&slots, s, &known).unwrap(),
                 None => Context::new(&slots),
             };
             let names = project

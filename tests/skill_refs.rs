@@ -247,7 +247,7 @@ fn the_registry_exposes_what_each_skill_references() {
         .collect();
     assert_eq!(steps, [("fee", "utter_fee"), ("ask", "utter_ask")]);
     let memory = utter_tests::memory(&[("s", "reason", "stolen".into())]);
-    let ctx = utter::Context::for_skill(&memory, "s");
+    let ctx = utter::Context::for_skill_id(&memory, "s", &["s"]).unwrap();
     assert!(reg.holds(&refs.when[0].1, &ctx));
     assert!(
         reg.skill_refs("t")

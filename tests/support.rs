@@ -48,7 +48,9 @@ pub fn deliver(
     memory: &MapMemory,
 ) -> Outcome {
     let ctx = match skill {
-        Some(s) => Context::for_skill(memory, s),
+        Some(s) => {
+            Context::for_skill_id(memory, s, &registry.skills).unwrap_or_else(|e| panic!("{e}"))
+        }
         None => Context::new(memory),
     };
     let d = registry.deliver(name, &ctx);

@@ -164,7 +164,13 @@ impl Builder {
 /// Prints every finding as cargo directives; returns the warning count.
 fn report(checked: &Checked, prefix: &str, directives: &mut impl Write) -> usize {
     let mut warnings = 0;
-    for finding in &checked.findings {
+    // Notes (how a value will be written) are for `utter check`, not for
+    // every build.
+    for finding in checked
+        .findings
+        .iter()
+        .filter(|f| f.severity != utter_compiler::Severity::Note)
+    {
         let directive = if finding.is_error() {
             "cargo::error="
         } else {

@@ -271,7 +271,16 @@ fn cmd_render(
             .map_err(|e| Fatal(format!("cannot read memory file `{label}`: {e}")))?;
         let assignments = memory_json::parse(&text).map_err(|e| Fatal(format!("{label}:{e}")))?;
         for a in assignments {
-            if let Err(undeclared) = memory.set(&a.namespace, &a.entry, a.value) {
+            let (line, column) = (a.line, a.column);
+            if let Err(error @ utter::SetError::WrongType { .. }) =
+                memory.set(&a.namespace, &a.entry, a.value)
+            {
+                return Err(Fatal(format!("{label}:{line}:{column}: {error}")));
+            } else if memory.entry(&a.namespace, &a.entry).is_none() {
+                let undeclared = utter::SetError::Undeclared {
+                    namespace: a.namespace.clone(),
+                    name: a.entry.clone(),
+                };
                 let key = format!("{}.{}", a.namespace, a.entry);
                 let keys: Vec<String> = registry
                     .entries
@@ -282,14 +291,14 @@ fn cmd_render(
                     .map(|s| format!(" (did you mean `{s}`?)"))
                     .unwrap_or_default();
                 eprintln!(
-                    "warning: {label}:{}:{}: {undeclared}{hint}; it is not readable and is ignored",
-                    a.line, a.column
+                    "warning: {label}:{line}:{column}: {undeclared}{hint}; it is not readable and is ignored"
                 );
             }
         }
     }
     let ctx = match skill {
-        Some(skill) => Context::for_skill(&memory, skill),
+        Some(skill) => Context::for_skill_id(&memory, skill, &registry.skills)
+            .map_err(|e| Fatal(e.to_string()))?,
         None => Context::new(&memory),
     };
     let delivery = registry.deliver(response, &ctx);

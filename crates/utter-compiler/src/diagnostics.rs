@@ -54,12 +54,21 @@ pub mod codes {
     pub const MEMORY_SHAPE: &str = "utter.validation.memory.invalid_shape";
     pub const RUST_NAME_COLLISION: &str = "utter.codegen.name_collision";
     pub const MEMORY_ACCESS_IGNORED: &str = "utter.validation.memory.access_not_enforced";
+    pub const MEMORY_UNKNOWN_TYPE: &str = "utter.validation.memory.unknown_type";
+    pub const MEMORY_INVALID_ENUM_VALUES: &str = "utter.validation.memory.invalid_enum_values";
+    pub const UNKNOWN_ENUM_VALUE: &str = "utter.validation.condition.unknown_enum_value";
+    pub const TYPE_MISMATCH: &str = "utter.validation.condition.type_mismatch";
+    pub const NEVER_EQUAL: &str = "utter.validation.condition.never_equal";
+    pub const NEVER_TRUE: &str = "utter.validation.condition.never_true";
+    pub const PLACEHOLDER_REPR: &str = "utter.validation.placeholder.renders_repr";
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Severity {
     Error,
     Warning,
+    /// Information that never fails a check (how a value will be written).
+    Note,
 }
 
 impl Severity {
@@ -67,6 +76,7 @@ impl Severity {
         match self {
             Severity::Error => "error",
             Severity::Warning => "warning",
+            Severity::Note => "note",
         }
     }
 }
@@ -205,6 +215,7 @@ pub fn render_finding(finding: &Finding, source: Option<&SourceFile>) -> String 
     let level = match finding.severity {
         Severity::Error => Level::ERROR,
         Severity::Warning => Level::WARNING,
+        Severity::Note => Level::NOTE,
     };
     // The snippet is the finding's line alone: rendering cost does not grow
     // with the file, and the underline stays on that line.
@@ -257,27 +268,9 @@ pub fn sort_findings(findings: &mut [Finding]) {
     });
 }
 
-/// Levenshtein distance, for did-you-mean hints.
-pub fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = if ca == *cb {
-                prev
-            } else {
-                1 + prev.min(row[j]).min(cur)
-            };
-            prev = cur;
-        }
-    }
-    row[b.len()]
-}
-
-/// The closest of `candidates` to `word`, if close enough to be a typo.
+/// The closest of `candidates` to `word`, if close enough to be a typo
+/// (an edit distance of at most a third of its length). The distance is
+/// bounded, so long names cost little.
 pub fn did_you_mean<'c>(
     word: &str,
     candidates: impl IntoIterator<Item = &'c str>,
@@ -285,7 +278,7 @@ pub fn did_you_mean<'c>(
     let limit = (word.chars().count() / 3).max(1);
     candidates
         .into_iter()
-        .map(|c| (edit_distance(word, c), c))
+        .map(|c| (utter::edit_distance(word, c, limit), c))
         .filter(|(d, _)| *d <= limit)
         .min()
         .map(|(_, c)| c)

@@ -16,6 +16,7 @@ pub mod interpret;
 pub mod load;
 pub mod lower;
 pub mod memory_json;
+pub mod names;
 pub mod template;
 pub mod validate;
 

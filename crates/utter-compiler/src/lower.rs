@@ -9,6 +9,8 @@ use utter::{Entry, Piece, StepKind};
 use crate::bundled;
 use crate::condition::{self, Expr, MemoryRef};
 use crate::diagnostics::Finding;
+use crate::load::memory::MemoryDecl;
+use crate::load::responses::ConditionField;
 use crate::load::skill_md::{NameRef, RefKind};
 use crate::template::{self, RawPiece};
 use crate::validate::{Checked, Scope};
@@ -17,7 +19,9 @@ use crate::validate::{Checked, Scope};
 #[derive(Clone, Debug)]
 pub struct Registry {
     /// Declared entries, sorted by namespace then name; `id` = index.
-    pub entries: Vec<Entry<String>>,
+    pub entries: Vec<Entry<String, Vec<String>>>,
+    /// Their declarations (file, description, ...), in the same order.
+    pub declarations: Vec<MemoryDecl>,
     /// Every skill id (bundled and project), sorted.
     pub skills: Vec<String>,
     /// Sorted by name.
@@ -57,8 +61,9 @@ pub struct StepRef {
 #[derive(Clone, Debug)]
 pub struct Response {
     pub name: String,
-    /// The file that defines it (after merging).
+    /// The file that defines it (after merging), and the line of its name.
     pub file: String,
+    pub line: usize,
     /// The skill whose file defines it; `None` for the project root.
     pub skill: Option<String>,
     /// In YAML order; the conditioned ones are tried in this order.
@@ -74,6 +79,8 @@ pub struct Variant {
     pub text: String,
     pub pieces: Vec<Piece<String, Vec<usize>>>,
     pub condition: Option<Expr<usize>>,
+    /// The condition as written, for docs.
+    pub condition_text: Option<String>,
     pub rephrase: bool,
 }
 
@@ -104,7 +111,7 @@ pub fn lower(checked: &Checked) -> Result<Registry, Vec<Finding>> {
     if checked.has_errors() {
         return Err(checked.errors().cloned().collect());
     }
-    let entries: Vec<Entry<String>> = checked
+    let entries: Vec<Entry<String, Vec<String>>> = checked
         .memory
         .iter()
         .enumerate()
@@ -117,6 +124,8 @@ pub fn lower(checked: &Checked) -> Result<Registry, Vec<Finding>> {
                 .iter()
                 .find(|(ns, name, _)| *ns == decl.namespace && *name == decl.name)
                 .map(|(_, _, text)| (*text).to_owned()),
+            ty: decl.ty,
+            values: decl.values.clone(),
         })
         .collect();
     let ids: HashMap<(&str, &str), usize> = entries
@@ -141,6 +150,10 @@ pub fn lower(checked: &Checked) -> Result<Registry, Vec<Finding>> {
                     text: raw.text.clone(),
                     pieces: lower_text(&raw.text, &ids, &by_name),
                     condition: condition.as_ref().map(|c| lower_condition(c, &ids)),
+                    condition_text: match &raw.condition {
+                        ConditionField::Text { text, .. } => Some(text.trim().to_owned()),
+                        _ => None,
+                    },
                     rephrase: raw.rephrase,
                 })
                 .collect();
@@ -148,6 +161,9 @@ pub fn lower(checked: &Checked) -> Result<Registry, Vec<Finding>> {
             Response {
                 name: merged.raw.name.clone(),
                 file: merged.file.clone(),
+                line: checked
+                    .source(&merged.file)
+                    .map_or(0, |s| s.line_col(merged.raw.name_span.start).0),
                 skill: match &merged.scope {
                     Scope::Skill(s) => Some(s.clone()),
                     Scope::Root => None,
@@ -226,6 +242,7 @@ pub fn lower(checked: &Checked) -> Result<Registry, Vec<Finding>> {
         .collect();
     Ok(Registry {
         entries,
+        declarations: checked.memory.clone(),
         skills: checked.skills.clone(),
         responses,
         skill_refs,

@@ -7,17 +7,21 @@
 #![forbid(unsafe_code)]
 
 mod delivery;
+mod fast;
 mod memory;
 mod skill;
 mod template;
+mod types;
 mod value;
 
 pub use delivery::{Delivery, Rephraser, Spoken};
 pub use memory::{
-    Context, Entry, EntryKey, MapMemory, Memory, SlotMemory, UndeclaredEntry, Visibility,
+    Context, Entry, EntryKey, MapMemory, Memory, Reader, SkillId, SlotMemory, UnknownSkill,
+    Visibility, find_entry,
 };
 pub use skill::{SkillResponses, StepKind, StepResponse, ToolResponses, WhenTrigger};
-pub use template::{Piece, literal_text, render};
+pub use template::{Piece, Rendered, literal_text, render};
+pub use types::{EntryType, SetError, UnknownValue};
 pub use value::{
     CmpOp, EvalError, Value, ValueRef, compare, py_eq, py_str, write_py_repr, write_py_str,
 };
@@ -37,83 +41,73 @@ pub fn select(
         .or(default)
 }
 
+/// Levenshtein distance of `a` and `b`, or `cap + 1` as soon as it is known
+/// to exceed `cap` (so a did-you-mean over long names stays cheap).
+#[doc(hidden)]
+pub fn edit_distance(a: &str, b: &str, cap: usize) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    if a.len().abs_diff(b.len()) > cap {
+        return cap + 1;
+    }
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        let mut best = row[0];
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = if ca == cb {
+                prev
+            } else {
+                1 + prev.min(row[j]).min(cur)
+            };
+            best = best.min(row[j + 1]);
+            prev = cur;
+        }
+        if best > cap {
+            return cap + 1;
+        }
+    }
+    row[b.len()].min(cap + 1)
+}
+
 /// What generated code calls; not a stable API.
 #[doc(hidden)]
 pub mod __private {
     pub use crate::delivery::Delivery;
-    pub use crate::memory::{Context, Entry};
-    pub use crate::template::{Piece, render};
-    pub use crate::value::{CmpOp, EvalError, ValueRef, compare};
-
-    /// A compiled condition.
-    pub type Condition = fn(&Context<'_>) -> Result<bool, EvalError>;
+    pub use crate::fast::{eq_bool, eq_float, eq_int, eq_str, holds, ord_float, ord_int, ord_str};
+    pub use crate::memory::{Context, Entry, Reader};
+    pub use crate::template::{Piece, Rendered, render};
+    pub use crate::value::{CmpOp, EvalError, Value, ValueRef, compare};
 
     /// One variant of a compiled response.
     pub struct Variant {
         pub pieces: &'static [Piece],
-        pub condition: Option<Condition>,
         pub rephrase: bool,
     }
 
-    /// A compiled response: its variants in YAML order and its default.
+    /// A compiled response: its variants in YAML order; selection is the
+    /// response's generated straight-line function.
     pub struct Response {
         pub name: &'static str,
         pub variants: &'static [Variant],
-        pub default: Option<usize>,
-        /// Set by the generator when the delivery never depends on memory:
-        /// no variant is conditioned and the default's text is literal.
-        pub constant: Option<Constant>,
     }
 
-    /// The delivery of a response that never depends on memory.
-    pub struct Constant {
-        pub text: &'static str,
-        pub variant: usize,
-        pub rephrase: bool,
-    }
-
-    /// A compiled condition holds: it evaluated to true (an error skips the variant).
+    /// The delivery of `response` once `selected` (the variant index, if
+    /// any) is known: rendered from `reader`, or the fail-closed name.
     #[inline]
-    pub fn holds(result: Result<bool, EvalError>) -> bool {
-        matches!(result, Ok(true))
-    }
-
-    /// Delivers a compiled response: a constant one without selecting, any
-    /// other through the one selection rule.
-    #[inline]
-    pub fn deliver(
+    pub fn deliver<R: Reader>(
         response: &'static Response,
         entries: &'static [Entry],
-        ctx: &Context<'_>,
+        reader: &R,
+        selected: Option<usize>,
     ) -> Delivery<'static> {
-        match &response.constant {
-            Some(constant) => Delivery {
-                text: ::std::borrow::Cow::Borrowed(constant.text),
-                response: response.name,
-                variant: Some(constant.variant),
-                rephrase: constant.rephrase,
-                fallback: false,
-            },
-            None => select_and_render(response, entries, ctx),
-        }
-    }
-
-    /// Selects a variant with [`crate::select`] and renders its text.
-    #[inline]
-    fn select_and_render(
-        response: &'static Response,
-        entries: &'static [Entry],
-        ctx: &Context<'_>,
-    ) -> Delivery<'static> {
-        let conditions = response
-            .variants
-            .iter()
-            .map(|v| v.condition.map(|condition| holds(condition(ctx))));
-        match crate::select(conditions, response.default) {
+        match selected {
             Some(index) => {
                 let variant = &response.variants[index];
                 Delivery {
-                    text: render(variant.pieces, entries, ctx),
+                    text: render(variant.pieces, entries, reader),
                     response: response.name,
                     variant: Some(index),
                     rephrase: variant.rephrase,
@@ -121,6 +115,100 @@ pub mod __private {
                 }
             }
             None => Delivery::fallback(response.name),
+        }
+    }
+
+    /// [`deliver`] without rendering: a [`Rendered`] that writes the text
+    /// into any `fmt::Write` (or through `Display`) with no allocation.
+    #[inline]
+    pub fn rendered<'r, R: Reader>(
+        response: &'static Response,
+        entries: &'static [Entry],
+        reader: &'r R,
+        selected: Option<usize>,
+    ) -> Rendered<'r, R> {
+        Rendered::new(
+            response.name,
+            selected.map(|index| (index, &response.variants[index])),
+            entries,
+            reader,
+        )
+    }
+
+    /// A text field as memory reads it.
+    #[inline]
+    pub fn text(field: &Option<::std::string::String>) -> ValueRef<'_> {
+        field.as_deref().map_or(ValueRef::None, ValueRef::Str)
+    }
+
+    /// An int field as memory reads it.
+    #[inline]
+    pub fn int(field: &Option<i64>) -> ValueRef<'_> {
+        field.map_or(ValueRef::None, ValueRef::Int)
+    }
+
+    /// A float field as memory reads it.
+    #[inline]
+    pub fn float(field: &Option<f64>) -> ValueRef<'_> {
+        field.map_or(ValueRef::None, ValueRef::Float)
+    }
+
+    /// A bool field as memory reads it.
+    #[inline]
+    pub fn boolean(field: &Option<bool>) -> ValueRef<'_> {
+        field.map_or(ValueRef::None, ValueRef::Bool)
+    }
+
+    /// A dynamically typed field (`any`, `json`, `list`) as memory reads it.
+    #[inline]
+    pub fn dynamic(field: &Option<Value>) -> ValueRef<'_> {
+        field.as_ref().map_or(ValueRef::None, Value::as_ref)
+    }
+
+    /// A categorical field as memory reads it.
+    #[inline]
+    pub fn categorical(field: Option<&'static str>) -> ValueRef<'static> {
+        field.map_or(ValueRef::None, ValueRef::Str)
+    }
+
+    /// A value already accepted by its entry's type, as the typed field
+    /// holds it (`None` unsets the field).
+    pub fn into_text(value: Value) -> Option<::std::string::String> {
+        match value {
+            Value::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// See [`into_text`].
+    pub fn into_int(value: Value) -> Option<i64> {
+        match value {
+            Value::Int(i) => Some(i),
+            _ => None,
+        }
+    }
+
+    /// See [`into_text`].
+    pub fn into_float(value: Value) -> Option<f64> {
+        match value {
+            Value::Float(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    /// See [`into_text`].
+    pub fn into_bool(value: Value) -> Option<bool> {
+        match value {
+            Value::Bool(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// See [`into_text`].
+    pub fn into_dynamic(value: Value) -> Option<Value> {
+        match value {
+            Value::None => None,
+            other => Some(other),
         }
     }
 

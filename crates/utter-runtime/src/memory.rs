@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 use std::fmt;
 
+use crate::types::{EntryType, SetError};
 use crate::value::{Value, ValueRef};
 
 /// Who may read an entry (from `memory.yml`).
@@ -20,9 +21,9 @@ pub enum Visibility {
 /// A declared memory entry. A compiled registry numbers its entries densely
 /// (`id` = index in its entry table, sorted by namespace then name), so
 /// [`SlotMemory`] reads in O(1). Generated code holds `Entry<&'static str>`;
-/// the interpreter holds `Entry<String>`.
+/// the interpreter holds `Entry<String, Vec<String>>`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Entry<S = &'static str> {
+pub struct Entry<S = &'static str, V = &'static [&'static str]> {
     pub id: usize,
     /// A skill id, or `project`.
     pub namespace: S,
@@ -32,9 +33,13 @@ pub struct Entry<S = &'static str> {
     /// as written (the reference engine's one such entry is
     /// `default_continue_interrupted.interrupted_task_name`).
     pub unset_text: Option<S>,
+    /// The declared `type:`.
+    pub ty: EntryType,
+    /// The `enum_values` of a categorical entry (empty otherwise).
+    pub values: V,
 }
 
-impl<S: AsRef<str>> Entry<S> {
+impl<S: AsRef<str>, V> Entry<S, V> {
     /// What a [`Memory`] is asked with.
     #[inline]
     pub fn key(&self) -> EntryKey<'_> {
@@ -44,6 +49,44 @@ impl<S: AsRef<str>> Entry<S> {
             name: self.name.as_ref(),
         }
     }
+
+    /// The value this entry stores for `value` (see [`EntryType::accept`]),
+    /// or an error naming the entry, its type and the value.
+    pub fn accept<T: AsRef<str>>(&self, value: Value) -> Result<Value, SetError>
+    where
+        V: AsRef<[T]>,
+    {
+        self.ty
+            .accept(value, self.values.as_ref())
+            .map_err(|value| SetError::WrongType {
+                namespace: self.namespace.as_ref().to_owned(),
+                name: self.name.as_ref().to_owned(),
+                declared: self.ty,
+                values: self
+                    .values
+                    .as_ref()
+                    .iter()
+                    .map(|v| v.as_ref().to_owned())
+                    .collect(),
+                value,
+            })
+    }
+}
+
+/// The declared entry `namespace.name` of a table sorted by namespace, then
+/// name (binary search).
+pub fn find_entry<'t, S: AsRef<str>, V>(
+    table: &'t [Entry<S, V>],
+    namespace: &str,
+    name: &str,
+) -> Result<&'t Entry<S, V>, SetError> {
+    table
+        .binary_search_by(|e| (e.namespace.as_ref(), e.name.as_ref()).cmp(&(namespace, name)))
+        .map(|i| &table[i])
+        .map_err(|_| SetError::Undeclared {
+            namespace: namespace.to_owned(),
+            name: name.to_owned(),
+        })
 }
 
 /// An entry as a memory store sees it: its dense id and its names.
@@ -56,105 +99,85 @@ pub struct EntryKey<'a> {
 
 /// A store of memory values, read through the declared entry.
 pub trait Memory {
-    /// The value of the entry, or `None` when unset.
-    fn get(&self, entry: EntryKey<'_>) -> Option<&Value>;
+    /// The value of the entry; [`ValueRef::None`] when unset.
+    fn get(&self, entry: EntryKey<'_>) -> ValueRef<'_>;
 }
 
 impl<M: Memory + ?Sized> Memory for &M {
-    fn get(&self, entry: EntryKey<'_>) -> Option<&Value> {
+    #[inline]
+    fn get(&self, entry: EntryKey<'_>) -> ValueRef<'_> {
         (**self).get(entry)
     }
 }
 
-/// An entry name that no `memory.yml` of the registry declares.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UndeclaredEntry {
-    pub namespace: String,
-    pub name: String,
-}
-
-impl fmt::Display for UndeclaredEntry {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "memory entry `{}.{}` is not declared in any memory.yml",
-            self.namespace, self.name
-        )
-    }
-}
-
-impl std::error::Error for UndeclaredEntry {}
-
-/// Array-backed memory for one registry's entry table: O(1) reads by entry id.
+/// Array-backed memory for one registry's entry table: O(1) reads by entry
+/// id. Values are checked against the declared types when they are set.
 #[derive(Clone, Debug)]
-pub struct SlotMemory<'t, S = &'static str> {
-    table: &'t [Entry<S>],
+pub struct SlotMemory<'t, S = &'static str, V = &'static [&'static str]> {
+    table: &'t [Entry<S, V>],
     slots: Vec<Option<Value>>,
 }
 
-impl<'t, S: AsRef<str>> SlotMemory<'t, S> {
+impl<'t, S: AsRef<str>, V> SlotMemory<'t, S, V> {
     /// Empty memory for the entries of one registry (its `ENTRIES` table).
-    pub fn new(table: &'t [Entry<S>]) -> Self {
+    pub fn new(table: &'t [Entry<S, V>]) -> Self {
+        // Sized by the largest id, so a table with gaps in its ids works too.
+        let len = table.iter().map(|e| e.id + 1).max().unwrap_or(0);
         SlotMemory {
             table,
-            slots: vec![None; table.len()],
+            slots: vec![None; len],
         }
     }
 
-    /// The declared entry `namespace.name`, if any (binary search: tables are
-    /// sorted by namespace, then name).
-    pub fn entry(&self, namespace: &str, name: &str) -> Option<&'t Entry<S>> {
-        let table: &'t [Entry<S>] = self.table;
-        table
-            .binary_search_by(|e| (e.namespace.as_ref(), e.name.as_ref()).cmp(&(namespace, name)))
-            .ok()
-            .map(|i| &table[i])
+    /// The declared entry `namespace.name`, if any.
+    pub fn entry(&self, namespace: &str, name: &str) -> Option<&'t Entry<S, V>> {
+        find_entry(self.table, namespace, name).ok()
     }
 
-    fn slot(&mut self, namespace: &str, name: &str) -> Result<&mut Option<Value>, UndeclaredEntry> {
-        let id = self
-            .entry(namespace, name)
-            .ok_or_else(|| UndeclaredEntry {
-                namespace: namespace.to_owned(),
-                name: name.to_owned(),
-            })?
-            .id;
-        Ok(&mut self.slots[id])
-    }
-
-    /// Sets `namespace.name`; an undeclared entry is an error, never dropped.
-    pub fn set(
+    /// Sets `namespace.name`; an undeclared entry or a value of another type
+    /// than the declared one is an error, and nothing is stored.
+    pub fn set<T: AsRef<str>>(
         &mut self,
         namespace: &str,
         name: &str,
         value: impl Into<Value>,
-    ) -> Result<(), UndeclaredEntry> {
-        *self.slot(namespace, name)? = Some(value.into());
+    ) -> Result<(), SetError>
+    where
+        V: AsRef<[T]>,
+    {
+        let entry = find_entry(self.table, namespace, name)?;
+        let value = entry.accept(value.into())?;
+        self.slots[entry.id] = Some(value);
         Ok(())
     }
 
     /// Clears `namespace.name` (reads as unset again).
-    pub fn unset(&mut self, namespace: &str, name: &str) -> Result<(), UndeclaredEntry> {
-        *self.slot(namespace, name)? = None;
+    pub fn unset(&mut self, namespace: &str, name: &str) -> Result<(), SetError> {
+        let id = find_entry(self.table, namespace, name)?.id;
+        self.slots[id] = None;
         Ok(())
     }
 }
 
-impl<S: AsRef<str>> Memory for SlotMemory<'_, S> {
+impl<S: AsRef<str>, V> Memory for SlotMemory<'_, S, V> {
     #[inline]
-    fn get(&self, entry: EntryKey<'_>) -> Option<&Value> {
-        let slot = self.slots.get(entry.id)?;
+    fn get(&self, entry: EntryKey<'_>) -> ValueRef<'_> {
+        let Some(Some(value)) = self.slots.get(entry.id) else {
+            return ValueRef::None;
+        };
         debug_assert!(
-            self.table.get(entry.id).is_some_and(
-                |e| e.namespace.as_ref() == entry.namespace && e.name.as_ref() == entry.name
-            ),
+            self.table.iter().any(|e| e.id == entry.id
+                && e.namespace.as_ref() == entry.namespace
+                && e.name.as_ref() == entry.name),
             "SlotMemory used with an entry of another registry"
         );
-        slot.as_ref()
+        value.as_ref()
     }
 }
 
-/// Map-backed memory keyed by namespace and entry name; works with any registry.
+/// Map-backed memory keyed by namespace and entry name; works with any
+/// registry. It stores values as given (no declared types to check them
+/// against): compiled code still evaluates them with Python semantics.
 #[derive(Clone, Debug, Default)]
 pub struct MapMemory {
     values: HashMap<String, HashMap<String, Value>>,
@@ -181,8 +204,55 @@ impl MapMemory {
 }
 
 impl Memory for MapMemory {
-    fn get(&self, entry: EntryKey<'_>) -> Option<&Value> {
-        self.values.get(entry.namespace)?.get(entry.name)
+    fn get(&self, entry: EntryKey<'_>) -> ValueRef<'_> {
+        self.values
+            .get(entry.namespace)
+            .and_then(|ns| ns.get(entry.name))
+            .map_or(ValueRef::None, Value::as_ref)
+    }
+}
+
+/// A skill of a compiled agent: the generated `Skill` enum implements this,
+/// so a view is built from a skill that exists, never from a typo.
+pub trait SkillId: Copy {
+    /// The skill id: its folder name and memory namespace.
+    fn id(self) -> &'static str;
+}
+
+/// A skill id that names no skill of the agent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownSkill {
+    pub id: String,
+    /// The closest known id, when the unknown one looks like a typo of it.
+    pub did_you_mean: Option<String>,
+}
+
+impl fmt::Display for UnknownSkill {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "the agent has no skill `{}`", self.id)?;
+        if let Some(near) = &self.did_you_mean {
+            write!(f, " (did you mean `{near}`?)")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for UnknownSkill {}
+
+impl UnknownSkill {
+    /// `id` is unknown among `known`: the error, with a did-you-mean.
+    pub fn new<'k>(id: &str, known: impl IntoIterator<Item = &'k str>) -> Self {
+        let limit = (id.chars().count() / 3).max(1);
+        let did_you_mean = known
+            .into_iter()
+            .map(|k| (crate::edit_distance(id, k, limit + 1), k))
+            .filter(|(d, _)| *d <= limit)
+            .min()
+            .map(|(_, k)| k.to_owned());
+        UnknownSkill {
+            id: id.to_owned(),
+            did_you_mean,
+        }
     }
 }
 
@@ -214,22 +284,41 @@ impl<'m> Context<'m> {
         }
     }
 
-    /// The view of `skill` (a skill id, the folder name under `skills/`).
-    pub fn for_skill(memory: &'m dyn Memory, skill: &'m str) -> Self {
+    /// The view while `skill` is active: `Skill::CardReplace` of the
+    /// generated `Skill` enum.
+    pub fn for_skill(memory: &'m dyn Memory, skill: impl SkillId) -> Self {
         Context {
             memory,
-            skill: Some(skill),
+            skill: Some(skill.id()),
         }
     }
 
-    /// The active skill, if any.
+    /// The view of the skill whose id arrived as data (a string from an
+    /// orchestrator): an id that is not among `known` (the agent's
+    /// `SKILL_IDS`) is an error, never a silently different view.
+    pub fn for_skill_id<K: AsRef<str>>(
+        memory: &'m dyn Memory,
+        id: &'m str,
+        known: &[K],
+    ) -> Result<Self, UnknownSkill> {
+        if known.iter().any(|k| k.as_ref() == id) {
+            Ok(Context {
+                memory,
+                skill: Some(id),
+            })
+        } else {
+            Err(UnknownSkill::new(id, known.iter().map(AsRef::as_ref)))
+        }
+    }
+
+    /// The active skill's id, if any.
     pub fn skill(&self) -> Option<&'m str> {
         self.skill
     }
 
     /// Whether the active view may read `entry`.
     #[inline]
-    pub fn can_read<S: AsRef<str>>(&self, entry: &Entry<S>) -> bool {
+    pub fn can_read<S: AsRef<str>, V>(&self, entry: &Entry<S, V>) -> bool {
         match entry.visibility {
             Visibility::Project | Visibility::Public => true,
             Visibility::Private => self.skill == Some(entry.namespace.as_ref()),
@@ -238,13 +327,42 @@ impl<'m> Context<'m> {
 
     /// The value of `entry` in this view: `None` when unset or not readable.
     #[inline]
-    pub fn read<S: AsRef<str>>(&self, entry: &Entry<S>) -> ValueRef<'m> {
+    pub fn read<S: AsRef<str>, V>(&self, entry: &Entry<S, V>) -> ValueRef<'m> {
         if !self.can_read(entry) {
             return ValueRef::None;
         }
-        self.memory
-            .get(entry.key())
-            .map_or(ValueRef::None, Value::as_ref)
+        self.memory.get(entry.key())
+    }
+}
+
+/// How compiled code reads memory: a [`Context`] over any [`Memory`], or a
+/// generated typed view. Every implementation has the semantics of
+/// [`Context::read`]; the provided methods are shortcuts a typed view may
+/// answer faster.
+pub trait Reader {
+    /// The active skill's id, if any.
+    fn skill_id(&self) -> Option<&str>;
+
+    /// The value of `entry` in this view: `None` when unset or not readable.
+    fn value<S: AsRef<str>, V>(&self, entry: &Entry<S, V>) -> ValueRef<'_>;
+
+    /// Whether categorical `entry` holds its value number `index`
+    /// (`value(entry) == entry.values[index]`).
+    #[inline]
+    fn holds_value(&self, entry: &Entry, index: usize) -> bool {
+        crate::fast::eq_str(self.value(entry), entry.values[index])
+    }
+}
+
+impl Reader for Context<'_> {
+    #[inline]
+    fn skill_id(&self) -> Option<&str> {
+        self.skill
+    }
+
+    #[inline]
+    fn value<S: AsRef<str>, V>(&self, entry: &Entry<S, V>) -> ValueRef<'_> {
+        self.read(entry)
     }
 }
 
@@ -259,6 +377,8 @@ mod tests {
             name: "reason",
             visibility: Visibility::Private,
             unset_text: None,
+            ty: EntryType::Any,
+            values: &[],
         },
         Entry {
             id: 1,
@@ -266,6 +386,8 @@ mod tests {
             name: "summary",
             visibility: Visibility::Public,
             unset_text: None,
+            ty: EntryType::Any,
+            values: &[],
         },
         Entry {
             id: 2,
@@ -273,6 +395,8 @@ mod tests {
             name: "name",
             visibility: Visibility::Project,
             unset_text: None,
+            ty: EntryType::Any,
+            values: &[],
         },
     ];
 
@@ -284,10 +408,42 @@ mod tests {
         let root = Context::new(&memory);
         assert!(root.read(&TABLE[0]).is_none());
         assert!(matches!(root.read(&TABLE[1]), ValueRef::Str("rush")));
-        let other = Context::for_skill(&memory, "billing");
+        let other = Context::for_skill_id(&memory, "billing", &["billing", "card"]).unwrap();
         assert!(other.read(&TABLE[0]).is_none());
-        let own = Context::for_skill(&memory, "card");
+        let own = Context::for_skill_id(&memory, "card", &["billing", "card"]).unwrap();
         assert!(matches!(own.read(&TABLE[0]), ValueRef::Str("lost")));
+    }
+
+    #[test]
+    fn unknown_skill_ids_are_errors_with_a_hint() {
+        let memory = MapMemory::new();
+        let err = Context::for_skill_id(&memory, "card_replac", &["card_replace", "billing"])
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "the agent has no skill `card_replac` (did you mean `card_replace`?)"
+        );
+    }
+
+    #[test]
+    fn slot_memory_checks_declared_types() {
+        let table: &[Entry] = &[Entry {
+            id: 3,
+            namespace: "card",
+            name: "reason",
+            visibility: Visibility::Public,
+            unset_text: None,
+            ty: EntryType::Categorical,
+            values: &["lost", "stolen"],
+        }];
+        let mut memory = SlotMemory::new(table);
+        memory.set("card", "reason", "lost").unwrap();
+        let err = memory.set("card", "reason", "huge").unwrap_err();
+        assert!(matches!(err, SetError::WrongType { .. }), "{err}");
+        assert!(matches!(
+            Context::new(&memory).read(&table[0]),
+            ValueRef::Str("lost")
+        ));
     }
 
     #[test]

@@ -2,9 +2,10 @@
 //! pieces; substituted values are never scanned again.
 
 use std::borrow::Cow;
-use std::fmt::Write;
+use std::fmt::{self, Write};
 
-use crate::memory::{Context, Entry};
+use crate::delivery::Delivery;
+use crate::memory::{Entry, Reader};
 use crate::value::{ValueRef, py_str_len_bound, write_py_str};
 
 /// One piece of a variant's text, split at compile time. Generated code holds
@@ -30,10 +31,10 @@ impl<S: AsRef<str>, C: AsRef<[usize]>> Piece<S, C> {
     /// Resolves the piece against the view: its text, the value it reads,
     /// or the placeholder as written (no such entry, or unset without an
     /// `unset_text`).
-    fn resolve<'p, 'v, N: AsRef<str>>(
+    fn resolve<'p, 'v, N: AsRef<str>, V, R: Reader>(
         &'p self,
-        entries: &'p [Entry<N>],
-        ctx: &'v Context<'_>,
+        entries: &'p [Entry<N, V>],
+        ctx: &'v R,
     ) -> Resolved<'p, 'v> {
         let (entry, raw) = match self {
             Piece::Text(text) => return Resolved::Text(text.as_ref()),
@@ -46,14 +47,14 @@ impl<S: AsRef<str>, C: AsRef<[usize]>> Piece<S, C> {
                         .filter_map(|&id| entries.get(id))
                         .find(|e| e.namespace.as_ref() == ns)
                 };
-                let own = ctx.skill().and_then(named);
+                let own = ctx.skill_id().and_then(named);
                 (own.or_else(|| named("project")), raw)
             }
         };
         let Some(entry) = entry else {
             return Resolved::Text(raw.as_ref());
         };
-        let value = ctx.read(entry);
+        let value = ctx.value(entry);
         match (&entry.unset_text, value.is_none()) {
             (_, false) => Resolved::Value(value),
             (Some(text), true) => Resolved::Text(text.as_ref()),
@@ -77,10 +78,10 @@ pub fn literal_text<S: AsRef<str>, C>(pieces: &[Piece<S, C>]) -> Option<&str> {
 /// Renders `pieces` for the view. A single literal piece is borrowed as it
 /// is; anything else is written into one `String`, allocated once at an
 /// upper bound of its length (numbers are formatted only once).
-pub fn render<'a, S: AsRef<str>, C: AsRef<[usize]>, N: AsRef<str>>(
+pub fn render<'a, S: AsRef<str>, C: AsRef<[usize]>, N: AsRef<str>, V, R: Reader>(
     pieces: &'a [Piece<S, C>],
-    entries: &[Entry<N>],
-    ctx: &Context<'_>,
+    entries: &[Entry<N, V>],
+    ctx: &R,
 ) -> Cow<'a, str> {
     match literal_text(pieces) {
         Some(text) => Cow::Borrowed(text),
@@ -93,22 +94,115 @@ pub fn render<'a, S: AsRef<str>, C: AsRef<[usize]>, N: AsRef<str>>(
                 })
                 .sum();
             let mut out = String::with_capacity(capacity);
-            for piece in pieces {
-                // Writing into a String cannot fail.
-                let _ = match piece.resolve(entries, ctx) {
-                    Resolved::Text(text) => out.write_str(text),
-                    Resolved::Value(value) => write_py_str(&mut out, value),
-                };
-            }
+            // Writing into a String cannot fail.
+            let _ = write_pieces(&mut out, pieces, entries, ctx);
             Cow::Owned(out)
         }
+    }
+}
+
+/// Writes `pieces` for the view into `out`, piece by piece: no allocation.
+pub fn write_pieces<S: AsRef<str>, C: AsRef<[usize]>, N: AsRef<str>, V, R: Reader>(
+    out: &mut impl Write,
+    pieces: &[Piece<S, C>],
+    entries: &[Entry<N, V>],
+    ctx: &R,
+) -> fmt::Result {
+    for piece in pieces {
+        match piece.resolve(entries, ctx) {
+            Resolved::Text(text) => out.write_str(text)?,
+            Resolved::Value(value) => write_py_str(out, value)?,
+        }
+    }
+    Ok(())
+}
+
+/// A selected response, not yet rendered: `Display` (or
+/// [`Rendered::write_to`]) writes its text straight from memory into the
+/// caller's buffer, so a reused `String` makes delivery allocation-free.
+pub struct Rendered<'r, R> {
+    /// The response's name.
+    pub response: &'static str,
+    /// The selected variant (0-based, YAML order); `None` for the fail-closed name.
+    pub variant: Option<usize>,
+    /// Whether the selected variant asks to be reworded.
+    pub rephrase: bool,
+    pieces: &'static [Piece],
+    entries: &'static [Entry],
+    reader: &'r R,
+}
+
+impl<'r, R: Reader> Rendered<'r, R> {
+    #[doc(hidden)]
+    pub fn new(
+        response: &'static str,
+        selected: Option<(usize, &'static crate::__private::Variant)>,
+        entries: &'static [Entry],
+        reader: &'r R,
+    ) -> Self {
+        let (variant, rephrase, pieces) = match selected {
+            Some((index, v)) => (Some(index), v.rephrase, v.pieces),
+            None => (None, false, &[][..]),
+        };
+        Rendered {
+            response,
+            variant,
+            rephrase,
+            pieces,
+            entries,
+            reader,
+        }
+    }
+
+    /// True when the response name is delivered as literal text.
+    pub fn fallback(&self) -> bool {
+        self.variant.is_none()
+    }
+
+    /// Writes the text into `out`.
+    pub fn write_to(&self, out: &mut impl Write) -> fmt::Result {
+        if self.variant.is_none() {
+            return out.write_str(self.response);
+        }
+        write_pieces(out, self.pieces, self.entries, self.reader)
+    }
+
+    /// The same as a [`Delivery`] (its text borrowed when literal).
+    pub fn to_delivery(&self) -> Delivery<'static> {
+        match self.variant {
+            None => Delivery::fallback(self.response),
+            Some(index) => Delivery {
+                text: render(self.pieces, self.entries, self.reader),
+                response: self.response,
+                variant: Some(index),
+                rephrase: self.rephrase,
+                fallback: false,
+            },
+        }
+    }
+}
+
+impl<R: Reader> fmt::Display for Rendered<'_, R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_to(f)
+    }
+}
+
+impl<R> fmt::Debug for Rendered<'_, R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Rendered")
+            .field("response", &self.response)
+            .field("variant", &self.variant)
+            .field("rephrase", &self.rephrase)
+            .finish_non_exhaustive()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::memory::{MapMemory, Visibility};
+    use crate::memory::{Context, MapMemory, Visibility};
+    use crate::types::EntryType;
     use crate::value::Value;
 
     const ENTRIES: [Entry; 3] = [
@@ -118,6 +212,8 @@ mod tests {
             name: "reason",
             visibility: Visibility::Private,
             unset_text: None,
+            ty: EntryType::Any,
+            values: &[],
         },
         Entry {
             id: 1,
@@ -125,6 +221,8 @@ mod tests {
             name: "reason",
             visibility: Visibility::Project,
             unset_text: None,
+            ty: EntryType::Any,
+            values: &[],
         },
         Entry {
             id: 2,
@@ -132,6 +230,8 @@ mod tests {
             name: "task",
             visibility: Visibility::Private,
             unset_text: Some("your previous request"),
+            ty: EntryType::Text,
+            values: &[],
         },
     ];
 
@@ -148,9 +248,10 @@ mod tests {
             },
         ];
         let r = |ctx: &Context<'_>| render(&pieces, &ENTRIES, ctx).into_owned();
-        assert_eq!(r(&Context::for_skill(&memory, "card")), "why: lost");
+        let skill = |id| Context::for_skill_id(&memory, id, &["card", "other"]).unwrap();
+        assert_eq!(r(&skill("card")), "why: lost");
         assert_eq!(r(&Context::new(&memory)), "why: policy");
-        assert_eq!(r(&Context::for_skill(&memory, "other")), "why: policy");
+        assert_eq!(r(&skill("other")), "why: policy");
     }
 
     #[test]
@@ -168,7 +269,11 @@ mod tests {
             },
         ];
         assert_eq!(
-            render(&pieces, &ENTRIES, &Context::for_skill(&memory, "card")),
+            render(
+                &pieces,
+                &ENTRIES,
+                &Context::for_skill_id(&memory, "card", &["card"]).unwrap()
+            ),
             "{session.card.reason}/your previous request"
         );
     }

@@ -49,6 +49,13 @@ impl Value {
     }
 }
 
+/// Python's `==`: `Value::Int(1) == Value::Float(1.0)`, `NaN != NaN`.
+impl PartialEq for Value {
+    fn eq(&self, other: &Self) -> bool {
+        py_eq(self.as_ref(), other.as_ref())
+    }
+}
+
 impl From<bool> for Value {
     fn from(v: bool) -> Self {
         Value::Bool(v)
@@ -151,7 +158,7 @@ impl CmpOp {
     }
 
     #[inline]
-    fn holds(self, ord: Ordering) -> bool {
+    pub(crate) fn holds(self, ord: Ordering) -> bool {
         match self {
             CmpOp::Eq => ord == Ordering::Equal,
             CmpOp::Ne => ord != Ordering::Equal,
@@ -203,7 +210,7 @@ fn as_num(v: ValueRef<'_>) -> Option<Num> {
 }
 
 /// Exact int/float ordering, as CPython does it (no rounding of the int).
-fn cmp_int_float(i: i64, f: f64) -> Option<Ordering> {
+pub(crate) fn cmp_int_float(i: i64, f: f64) -> Option<Ordering> {
     if f.is_nan() {
         return None;
     }

@@ -5,8 +5,8 @@ mod responses {
     include!(concat!(env!("OUT_DIR"), "/responses.rs"));
 }
 
-use responses::Response;
-use utter::{Context, Rephraser};
+use responses::{ReplacementReason, Response, Skill};
+use utter::Rephraser;
 
 /// Stands in for an LLM call: rewords by shouting.
 struct Shout;
@@ -18,26 +18,25 @@ impl Rephraser for Shout {
     }
 }
 
-fn main() -> Result<(), utter::UndeclaredEntry> {
-    for reason in ["lost", "stolen", "damaged"] {
-        let mut memory = responses::memory();
-        memory.set("card_replace", "replacement_reason", reason)?;
-        memory.set("card_replace", "replacement_fee", 5)?;
-        let own = Context::for_skill(&memory, "card_replace");
-        let other = Context::for_skill(&memory, "identity_check");
+fn main() {
+    for &reason in ReplacementReason::all() {
+        let mut memory = responses::Memory::new();
+        memory.card_replace.replacement_reason = Some(reason);
+        memory.card_replace.replacement_fee = Some(5.0);
         let fee = Response::UtterCardReplacementFee;
         println!(
-            "{reason:>8} (card_replace):   {}",
-            responses::deliver(fee, &own).text
+            "{reason:>12} (card_replace):   {}",
+            memory.view(Skill::CardReplace).render(fee)
         );
         println!(
-            "{reason:>8} (identity_check): {}",
-            responses::deliver(fee, &other).text
+            "{reason:>12} (identity_check): {}",
+            memory.view(Skill::IdentityCheck).render(fee)
         );
     }
-    let memory = responses::memory();
-    let spoken =
-        responses::deliver(Response::UtterAskShipping, &Context::new(&memory)).speak(&mut Shout);
+    let memory = responses::Memory::new();
+    let spoken = memory
+        .view(None)
+        .deliver(Response::UtterAskShipping)
+        .speak(&mut Shout);
     println!("rephrased: {} ({})", spoken.text, spoken.rephrased);
-    Ok(())
 }

@@ -160,10 +160,20 @@ fn condition(rng: &mut Rng, readable: &[&SynthEntry], depth: usize) -> String {
             return operand(rng);
         }
         let ops = ["==", "!=", "<", "<=", ">", ">="];
-        let mut out = operand(rng);
+        let mut left = operand(rng);
+        let mut out = left.clone();
         let max_ops = if rng.chance(80) { 1 } else { 3 };
         for _ in 0..1 + rng.below(max_ops) {
-            let _ = write!(out, " {} {}", rng.pick(&ops), operand(rng));
+            let right = operand(rng);
+            // Ordering against `None` is a TypeError whatever the entry
+            // holds: a finding, so valid projects do not contain it.
+            let op = match *rng.pick(&ops) {
+                "==" | "!=" => rng.pick(&["==", "!="]),
+                _ if left == "None" || right == "None" => "!=",
+                other => other,
+            };
+            let _ = write!(out, " {op} {right}");
+            left = right;
         }
         return out;
     }

@@ -3,14 +3,14 @@
 
 use std::ops::Range;
 
-use utter::Visibility;
+use utter::{EntryType, Visibility};
 
 use super::FileCx;
 use super::yaml::{Node, NodeKind, Resolved};
 use crate::diagnostics::{Severity, codes, did_you_mean};
 
 /// One declared entry.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct MemoryDecl {
     pub namespace: String,
     pub name: String,
@@ -18,6 +18,199 @@ pub struct MemoryDecl {
     /// The file that declares it and the span of its name there.
     pub file: String,
     pub span: Range<usize>,
+    /// `type:` (`any` when absent or unknown; an unknown one is a finding).
+    pub ty: EntryType,
+    /// `enum_values:` of a categorical entry, in declared order.
+    pub values: Vec<String>,
+    /// `description:`, `pii:` and `initial_value:` (as written), for docs.
+    pub description: Option<String>,
+    pub pii: bool,
+    pub initial_value: Option<String>,
+}
+
+/// Type names people write for the types `memory.yml` knows.
+const TYPE_SYNONYMS: &[(&str, &str)] = &[
+    ("string", "text"),
+    ("integer", "int"),
+    ("number", "float"),
+    ("double", "float"),
+    ("boolean", "bool"),
+    ("array", "list"),
+    ("object", "json"),
+    ("dict", "json"),
+    ("map", "json"),
+    ("enum", "categorical"),
+];
+
+/// What an entry's attributes say about its type and docs.
+struct Attributes {
+    ty: EntryType,
+    values: Vec<String>,
+    description: Option<String>,
+    pii: bool,
+    initial_value: Option<String>,
+}
+
+/// Reads the attributes of one entry; problems are findings. A non-mapping
+/// value is an empty declaration, as in the reference engine.
+fn attributes(cx: &mut FileCx<'_>, name: &str, node: &Node) -> Attributes {
+    let mut out = Attributes {
+        ty: EntryType::Any,
+        values: Vec::new(),
+        description: None,
+        pii: false,
+        initial_value: None,
+    };
+    let NodeKind::Map(pairs) = &node.kind else {
+        return out;
+    };
+    let text = |n: &Node| match &n.kind {
+        NodeKind::Scalar(s) => Some(s.value.clone()),
+        _ => None,
+    };
+    let mut type_span = None;
+    let mut values_node = None;
+    for (key, value) in pairs {
+        let Some(key_text) = key.as_scalar().map(|k| k.value.as_str()) else {
+            continue;
+        };
+        match key_text {
+            "type" => {
+                type_span = Some(value.span.clone());
+                match value.as_scalar().map(|s| (s.resolve(), s.value.as_str())) {
+                    Some((Resolved::Str(t), _)) => match EntryType::from_name(t) {
+                        Some(ty) => out.ty = ty,
+                        None => {
+                            // A typo of a type's name or of a synonym (`strng`).
+                            let lower = t.to_ascii_lowercase();
+                            let names = EntryType::NAMES.iter().copied();
+                            let near = did_you_mean(
+                                &lower,
+                                names.chain(TYPE_SYNONYMS.iter().map(|(a, _)| *a)),
+                            );
+                            let hint = near
+                                .map(|n| {
+                                    TYPE_SYNONYMS
+                                        .iter()
+                                        .find(|(a, _)| *a == n)
+                                        .map_or(n, |(_, real)| *real)
+                                })
+                                .map(|s| format!("; did you mean `{s}`?"))
+                                .unwrap_or_default();
+                            cx.report(
+                                codes::MEMORY_UNKNOWN_TYPE,
+                                Severity::Error,
+                                value.span.clone(),
+                                format!(
+                                    "entry `{name}` has unknown type `{t}`{hint} (the types are {})",
+                                    EntryType::NAMES.join(", ")
+                                ),
+                            );
+                        }
+                    },
+                    _ => cx.report(
+                        codes::MEMORY_UNKNOWN_TYPE,
+                        Severity::Error,
+                        value.span.clone(),
+                        format!(
+                            "`type` of entry `{name}` must be a type name such as `text`, found {}",
+                            value.describe()
+                        ),
+                    ),
+                }
+            }
+            "enum_values" => values_node = Some(value),
+            "description" => out.description = text(value),
+            "pii" => {
+                out.pii = matches!(
+                    value.as_scalar().map(|s| s.resolve()),
+                    Some(Resolved::Bool(true))
+                )
+            }
+            "initial_value" => out.initial_value = text(value),
+            _ => {}
+        }
+    }
+    match (&values_node, out.ty) {
+        (Some(node), EntryType::Categorical) => {
+            out.values = enum_values(cx, name, node);
+        }
+        (Some(node), ty) => {
+            if !matches!(&node.kind, NodeKind::Scalar(s) if s.resolve() == Resolved::Null) {
+                cx.report(
+                    codes::MEMORY_INVALID_ENUM_VALUES,
+                    Severity::Warning,
+                    node.span.clone(),
+                    format!("`enum_values` of entry `{name}` is ignored: its type is `{ty}`, not `categorical`"),
+                );
+            }
+        }
+        (None, _) => {}
+    }
+    let malformed = values_node.is_some();
+    if out.ty == EntryType::Categorical && out.values.is_empty() && !malformed {
+        cx.report(
+            codes::MEMORY_INVALID_ENUM_VALUES,
+            Severity::Warning,
+            type_span.unwrap_or(node.span.clone()),
+            format!("categorical entry `{name}` lists no `enum_values`, so any text is accepted; list them (`enum_values: [a, b]`) to have them checked"),
+        );
+    }
+    if out.ty == EntryType::Categorical && out.values.is_empty() {
+        out.ty = EntryType::Text;
+    }
+    out
+}
+
+/// The `enum_values` of a categorical entry: a list of distinct strings.
+fn enum_values(cx: &mut FileCx<'_>, name: &str, node: &Node) -> Vec<String> {
+    let NodeKind::Seq(items) = &node.kind else {
+        cx.report(
+            codes::MEMORY_INVALID_ENUM_VALUES,
+            Severity::Error,
+            node.span.clone(),
+            format!(
+                "`enum_values` of entry `{name}` must be a list of strings, such as `[lost, stolen]`, found {}",
+                node.describe()
+            ),
+        );
+        return Vec::new();
+    };
+    let mut values: Vec<String> = Vec::with_capacity(items.len());
+    for item in items {
+        match item.as_scalar() {
+            Some(s) if matches!(s.resolve(), Resolved::Str(_)) => {
+                if values.contains(&s.value) {
+                    cx.report(
+                        codes::MEMORY_INVALID_ENUM_VALUES,
+                        Severity::Error,
+                        item.span.clone(),
+                        format!("`{}` is listed twice in `enum_values` of entry `{name}`", s.value),
+                    );
+                } else {
+                    values.push(s.value.clone());
+                }
+            }
+            Some(s) => cx.report(
+                codes::MEMORY_INVALID_ENUM_VALUES,
+                Severity::Error,
+                item.span.clone(),
+                format!(
+                    "`enum_values` of entry `{name}` holds {} `{}`; categorical values are strings (quote it: `\"{}\"`)",
+                    s.type_name(),
+                    s.value,
+                    s.value
+                ),
+            ),
+            None => cx.report(
+                codes::MEMORY_INVALID_ENUM_VALUES,
+                Severity::Error,
+                item.span.clone(),
+                format!("`enum_values` of entry `{name}` must hold strings, found {}", item.describe()),
+            ),
+        }
+    }
+    values
 }
 
 fn is_null(node: &Node) -> bool {
@@ -38,9 +231,7 @@ fn declare(
     let Some(entries) = cx.mapping(node, what, codes::MEMORY_SHAPE) else {
         return;
     };
-    for (name, (span, _attributes)) in entries {
-        // Attributes (type, description, pii, ...) steer the LLM; a
-        // non-mapping value is an empty declaration, as in the reference.
+    for (name, (span, attributes_node)) in entries {
         if name.is_empty() {
             cx.report(
                 codes::MEMORY_SHAPE,
@@ -63,12 +254,18 @@ fn declare(
                 continue;
             }
         }
+        let attributes = attributes(cx, &name, attributes_node);
         out.push(MemoryDecl {
             namespace: namespace.to_owned(),
             name,
             visibility,
             file: cx.source.label.clone(),
             span,
+            ty: attributes.ty,
+            values: attributes.values,
+            description: attributes.description,
+            pii: attributes.pii,
+            initial_value: attributes.initial_value,
         });
     }
 }

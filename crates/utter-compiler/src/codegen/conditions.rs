@@ -1,0 +1,341 @@
+//! Conditions as straight-line Rust over a reader `r` (any `utter::Reader`):
+//! comparisons against a literal call a helper specialised by the literal's
+//! type (a categorical entry against one of its values compares enum
+//! discriminants on the typed view); anything else calls the general
+//! `compare`. Evaluation errors propagate with `?`, so a condition with a
+//! fallible comparison is wrapped in `holds(|| ...)` by its caller.
+
+use proc_macro2::{Literal, Punct, Spacing, TokenStream, TokenTree};
+use quote::{format_ident, quote};
+use utter::{CmpOp, EntryType};
+
+use super::{float, lit_str};
+use crate::condition::{Expr, Literal as Lit};
+
+/// What the condition generator knows of each entry (by id).
+pub struct EntryTypes<'a> {
+    pub types: &'a [(EntryType, &'a [String])],
+}
+
+/// A comparison operator, as imported into the compiled module.
+fn cmp_op(op: CmpOp) -> TokenStream {
+    match op {
+        CmpOp::Eq => quote!(Eq),
+        CmpOp::Ne => quote!(Ne),
+        CmpOp::Lt => quote!(Lt),
+        CmpOp::Le => quote!(Le),
+        CmpOp::Gt => quote!(Gt),
+        CmpOp::Ge => quote!(Ge),
+    }
+}
+
+/// Whether evaluating `expr` can fail (an ordering can be a TypeError).
+pub fn fallible(expr: &Expr<usize>) -> bool {
+    match expr {
+        Expr::Or(items) | Expr::And(items) => items.iter().any(fallible),
+        Expr::Not(inner) => fallible(inner),
+        Expr::Compare { first, rest } => {
+            fallible(first)
+                || rest
+                    .iter()
+                    .any(|(op, e)| !matches!(op, CmpOp::Eq | CmpOp::Ne) || fallible(e))
+        }
+        Expr::Ref(_) | Expr::Lit(_) => false,
+    }
+}
+
+/// How tightly a generated `bool` expression binds, loosest first.
+///
+/// Parentheses are emitted only where precedence needs them: rustc's
+/// `unused_parens` lint, even when allowed, copies the source text before
+/// every redundant pair, which made large agents build in quadratic time.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Precedence {
+    Or,
+    And,
+    Unary,
+}
+
+pub struct Conditions<'a> {
+    pub entries: EntryTypes<'a>,
+    /// Labels of chained comparisons, unique within one function.
+    labels: usize,
+}
+
+impl<'a> Conditions<'a> {
+    pub fn new(entries: EntryTypes<'a>) -> Self {
+        Conditions { entries, labels: 0 }
+    }
+
+    /// A condition as a `bool` expression (with `?` when [`fallible`]).
+    pub fn condition(&mut self, expr: &Expr<usize>) -> TokenStream {
+        self.bool_expr(expr, Precedence::Or)
+    }
+
+    /// A condition as the `Result<bool, EvalError>` a `when:` trigger holds.
+    pub fn result(&mut self, expr: &Expr<usize>) -> TokenStream {
+        let body = self.condition(expr);
+        quote!(Ok(#body))
+    }
+
+    fn read(id: usize) -> TokenStream {
+        let id = Literal::usize_unsuffixed(id);
+        quote!(r.value(&ENTRIES[#id]))
+    }
+
+    /// A condition node as a `ValueRef` expression.
+    fn value_expr(&mut self, expr: &Expr<usize>) -> TokenStream {
+        match expr {
+            Expr::Ref(id) => Self::read(*id),
+            Expr::Lit(Lit::None) => quote!(V::None),
+            Expr::Lit(Lit::Bool(b)) => quote!(V::Bool(#b)),
+            Expr::Lit(Lit::Int(i)) => {
+                let i = Literal::i64_suffixed(*i);
+                quote!(V::Int(#i))
+            }
+            Expr::Lit(Lit::Float(f)) => {
+                let f = float(*f);
+                quote!(V::Float(#f))
+            }
+            Expr::Lit(Lit::Str(s)) => {
+                let s = lit_str(s);
+                quote!(V::Str(#s))
+            }
+            other => {
+                let b = self.bool_expr(other, Precedence::Or);
+                quote!(V::Bool(#b))
+            }
+        }
+    }
+
+    fn bool_expr(&mut self, expr: &Expr<usize>, context: Precedence) -> TokenStream {
+        let (tokens, own) = match expr {
+            Expr::Or(items) => {
+                let items: Vec<TokenStream> = items
+                    .iter()
+                    .map(|e| self.bool_expr(e, Precedence::Or))
+                    .collect();
+                (quote!(#(#items)||*), Precedence::Or)
+            }
+            Expr::And(items) => {
+                let items: Vec<TokenStream> = items
+                    .iter()
+                    .map(|e| self.bool_expr(e, Precedence::And))
+                    .collect();
+                (quote!(#(#items)&&*), Precedence::And)
+            }
+            Expr::Not(inner) => {
+                let inner = self.bool_expr(inner, Precedence::Unary);
+                (quote!(!#inner), Precedence::Unary)
+            }
+            Expr::Compare { first, rest } => (self.compare_expr(first, rest), Precedence::Unary),
+            Expr::Lit(l) => {
+                let truthy = match l {
+                    Lit::None => false,
+                    Lit::Bool(b) => *b,
+                    Lit::Int(i) => *i != 0,
+                    Lit::Float(f) => *f != 0.0,
+                    Lit::Str(s) => !s.is_empty(),
+                };
+                (quote!(#truthy), Precedence::Unary)
+            }
+            Expr::Ref(id) => {
+                let v = Self::read(*id);
+                (quote!(#v.truthy()), Precedence::Unary)
+            }
+        };
+        if own < context {
+            quote!((#tokens))
+        } else {
+            tokens
+        }
+    }
+
+    /// One comparison of an entry with a literal, specialised; `None` when
+    /// the general rule applies.
+    fn specialised(&self, op: CmpOp, id: usize, literal: &Lit) -> Option<TokenStream> {
+        let v = Self::read(id);
+        let negate = op == CmpOp::Ne;
+        let equality = match (op, literal) {
+            (CmpOp::Eq | CmpOp::Ne, Lit::Str(s)) => {
+                let (ty, values) = self.entries.types.get(id).copied()?;
+                match values.iter().position(|value| value == s) {
+                    Some(index) if ty == EntryType::Categorical => {
+                        let id = Literal::usize_unsuffixed(id);
+                        let index = Literal::usize_unsuffixed(index);
+                        quote!(r.holds_value(&ENTRIES[#id], #index))
+                    }
+                    _ => {
+                        let s = lit_str(s);
+                        quote!(eq_str(#v, #s))
+                    }
+                }
+            }
+            (CmpOp::Eq | CmpOp::Ne, Lit::Int(i)) => {
+                let i = Literal::i64_suffixed(*i);
+                quote!(eq_int(#v, #i))
+            }
+            (CmpOp::Eq | CmpOp::Ne, Lit::Float(f)) => {
+                let f = float(*f);
+                quote!(eq_float(#v, #f))
+            }
+            (CmpOp::Eq | CmpOp::Ne, Lit::Bool(b)) => quote!(eq_bool(#v, #b)),
+            (CmpOp::Eq | CmpOp::Ne, Lit::None) => quote!(#v.is_none()),
+            (_, Lit::Int(i)) => {
+                let op = cmp_op(op);
+                let i = Literal::i64_suffixed(*i);
+                return Some(quote!(ord_int(#op, #v, #i)?));
+            }
+            (_, Lit::Float(f)) => {
+                let op = cmp_op(op);
+                let f = float(*f);
+                return Some(quote!(ord_float(#op, #v, #f)?));
+            }
+            (_, Lit::Str(s)) => {
+                let op = cmp_op(op);
+                let s = lit_str(s);
+                return Some(quote!(ord_str(#op, #v, #s)?));
+            }
+            _ => return None,
+        };
+        Some(if negate { quote!(!#equality) } else { equality })
+    }
+
+    /// A comparison, possibly chained, as a `bool` expression that binds as
+    /// tightly as a unary operand (a call, or a labeled block).
+    fn compare_expr(&mut self, first: &Expr<usize>, rest: &[(CmpOp, Expr<usize>)]) -> TokenStream {
+        if let [(op, operand)] = rest {
+            let special = match (first, operand) {
+                (Expr::Ref(id), Expr::Lit(l)) => self.specialised(*op, *id, l),
+                // Equality is symmetric; an ordering keeps Python's operand order.
+                (Expr::Lit(l), Expr::Ref(id)) if matches!(op, CmpOp::Eq | CmpOp::Ne) => {
+                    self.specialised(*op, *id, l)
+                }
+                _ => None,
+            };
+            if let Some(tokens) = special {
+                return tokens;
+            }
+            let left = self.value_expr(first);
+            let right = self.value_expr(operand);
+            return match op {
+                CmpOp::Eq => quote!(py_eq(#left, #right)),
+                CmpOp::Ne => quote!(!py_eq(#left, #right)),
+                _ => {
+                    let op = cmp_op(*op);
+                    quote!(compare(#op, #left, #right)?)
+                }
+            };
+        }
+        // Python chaining, flat: each operand evaluated once, left to right,
+        // stopping at the first false comparison. Each chain gets its own
+        // label: chains nest inside operands.
+        let label: TokenStream = [
+            TokenTree::Punct(Punct::new('\'', Spacing::Joint)),
+            TokenTree::Ident(format_ident!("chain{}", self.labels)),
+        ]
+        .into_iter()
+        .collect();
+        self.labels += 1;
+        let first = self.value_expr(first);
+        let last = rest.len() - 1;
+        let mut steps = Vec::with_capacity(rest.len());
+        for (i, (op, operand)) in rest.iter().enumerate() {
+            let holds = match op {
+                CmpOp::Eq => quote!(py_eq(left, right)),
+                CmpOp::Ne => quote!(!py_eq(left, right)),
+                _ => {
+                    let op = cmp_op(*op);
+                    quote!(compare(#op, left, right)?)
+                }
+            };
+            let operand = self.value_expr(operand);
+            let advance = (i < last).then(|| quote!(left = right;));
+            steps.push(quote! {
+                let right = #operand;
+                if !#holds {
+                    break #label false;
+                }
+                #advance
+            });
+        }
+        quote! {
+            #label: {
+                let mut left = #first;
+                #(#steps)*
+                true
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The generated `bool` expression of a condition over entries a, b, c.
+    fn condition_code(src: &str) -> String {
+        let parsed = crate::condition::parse(src).expect("a valid condition");
+        let ids = ["a", "b", "c"];
+        let expr =
+            parsed.map_refs(&mut |r| ids.iter().position(|i| *i == r.entry).expect("a, b or c"));
+        let values = vec!["lost".to_owned()];
+        let types = [
+            (EntryType::Categorical, values.as_slice()),
+            (EntryType::Int, &[][..]),
+            (EntryType::Any, &[][..]),
+        ];
+        let code = Conditions::new(EntryTypes { types: &types })
+            .condition(&expr)
+            .to_string();
+        code.replace("r . value (& ENTRIES [0]) . truthy ()", "A")
+            .replace("r . value (& ENTRIES [1]) . truthy ()", "B")
+            .replace("r . value (& ENTRIES [2]) . truthy ()", "C")
+    }
+
+    #[test]
+    fn conditions_have_only_the_parentheses_precedence_needs() {
+        // Redundant pairs trip rustc's `unused_parens` (slow even when allowed).
+        assert_eq!(
+            condition_code("session.s.a and session.s.b or session.s.c"),
+            "A && B || C"
+        );
+        assert_eq!(
+            condition_code("session.s.a and (session.s.b or session.s.c)"),
+            "A && (B || C)"
+        );
+        assert_eq!(
+            condition_code("not (session.s.a and session.s.b)"),
+            "! (A && B)"
+        );
+        assert_eq!(
+            condition_code("not session.s.a or not session.s.b"),
+            "! A || ! B"
+        );
+        assert_eq!(
+            condition_code("(session.s.a or session.s.b) or session.s.c"),
+            "A || B || C"
+        );
+        assert_eq!(condition_code("not not session.s.a"), "! ! A");
+    }
+
+    #[test]
+    fn comparisons_are_specialised_by_type() {
+        assert_eq!(
+            condition_code("session.s.a == 'lost'"),
+            "r . holds_value (& ENTRIES [0] , 0)"
+        );
+        assert_eq!(
+            condition_code("session.s.b > 3"),
+            "ord_int (Gt , r . value (& ENTRIES [1]) , 3i64) ?"
+        );
+        assert_eq!(
+            condition_code("'x' != session.s.c"),
+            "! eq_str (r . value (& ENTRIES [2]) , \"x\")"
+        );
+        assert_eq!(
+            condition_code("3 < session.s.b"),
+            "compare (Lt , V :: Int (3i64) , r . value (& ENTRIES [1])) ?"
+        );
+    }
+}

@@ -1,0 +1,457 @@
+//! The typed memory of an agent: the entry table, `Memory` with one typed
+//! field per declared entry (grouped by namespace), a `enum` per categorical
+//! entry, and `View`, the typed reader that straight-line code reads
+//! through without dynamic dispatch.
+
+use proc_macro2::{Ident, Literal, TokenStream};
+use quote::{format_ident, quote};
+use utter::{EntryType, Visibility};
+
+use super::lit_str;
+use crate::bundled;
+use crate::load::memory::MemoryDecl;
+use crate::names::{TypedNames, doc_text, typed_names, variant_name};
+
+fn ident(name: &str) -> Ident {
+    match name.strip_prefix("r#") {
+        Some(raw) => Ident::new_raw(raw, proc_macro2::Span::call_site()),
+        None => format_ident!("{}", name),
+    }
+}
+
+/// The text a placeholder of `decl` shows while it is unset, if any.
+fn unset_text(decl: &MemoryDecl) -> Option<&'static str> {
+    bundled::UNSET_TEXTS
+        .iter()
+        .find(|(ns, name, _)| *ns == decl.namespace && *name == decl.name)
+        .map(|(_, _, text)| *text)
+}
+
+fn entry_type(ty: EntryType) -> TokenStream {
+    match ty {
+        EntryType::Any => quote!(Any),
+        EntryType::Text => quote!(Text),
+        EntryType::Int => quote!(Int),
+        EntryType::Float => quote!(Float),
+        EntryType::Bool => quote!(Bool),
+        EntryType::List => quote!(List),
+        EntryType::Json => quote!(Json),
+        EntryType::Categorical => quote!(Categorical),
+    }
+}
+
+/// The `ENTRIES` table, an item of the compiled module.
+pub fn entry_table(decls: &[MemoryDecl]) -> TokenStream {
+    let entries = decls.iter().enumerate().map(|(id, d)| {
+        let id = Literal::usize_unsuffixed(id);
+        let ns = lit_str(&d.namespace);
+        let name = lit_str(&d.name);
+        let vis = match d.visibility {
+            Visibility::Project => quote!(Project),
+            Visibility::Public => quote!(Public),
+            Visibility::Private => quote!(Private),
+        };
+        let unset = match unset_text(d) {
+            Some(t) => {
+                let t = lit_str(t);
+                quote!(Some(#t))
+            }
+            None => quote!(None),
+        };
+        let ty = entry_type(d.ty);
+        let values = d.values.iter().map(|v| lit_str(v));
+        quote!(Entry { id: #id, namespace: #ns, name: #name, visibility: #vis, unset_text: #unset, ty: EntryType::#ty, values: &[#(#values),*] })
+    });
+    let count = Literal::usize_unsuffixed(decls.len());
+    quote! {
+        /// The declared memory entries, sorted by namespace then name; an
+        /// entry's `id` is its index.
+        pub static ENTRIES: [Entry; #count] = [#(#entries),*];
+    }
+}
+
+/// The Rust type of an entry's field (inside `Option`).
+fn field_type(decl: &MemoryDecl, enum_name: Option<&str>) -> TokenStream {
+    match (decl.ty, enum_name) {
+        (EntryType::Categorical, Some(name)) => {
+            let name = ident(name);
+            quote!(#name)
+        }
+        (EntryType::Text | EntryType::Categorical, _) => quote!(::std::string::String),
+        (EntryType::Int, _) => quote!(i64),
+        (EntryType::Float, _) => quote!(f64),
+        (EntryType::Bool, _) => quote!(bool),
+        (EntryType::Any | EntryType::Json | EntryType::List, _) => quote!(::utter::Value),
+    }
+}
+
+/// The doc lines of an entry's field.
+fn field_doc(decl: &MemoryDecl) -> Vec<String> {
+    let visibility = match decl.visibility {
+        Visibility::Project => "project (readable everywhere)",
+        Visibility::Public => "public (readable by every skill)",
+        Visibility::Private => "private (readable while its skill is active)",
+    };
+    let mut doc = vec![format!(
+        " `session.{}.{}`: `{}`, {visibility}.",
+        doc_text(&decl.namespace, 80),
+        doc_text(&decl.name, 80),
+        decl.ty
+    )];
+    if !decl.values.is_empty() {
+        let values: Vec<String> = decl.values.iter().map(|v| doc_text(v, 40)).collect();
+        doc.push(format!(" Values: `{}`.", values.join("`, `")));
+    }
+    if let Some(description) = &decl.description {
+        doc.push(String::new());
+        doc.push(format!(" {}", doc_text(description, 300)));
+    }
+    if decl.pii {
+        doc.push(String::new());
+        doc.push(" Personal data (`pii: true`).".to_owned());
+    }
+    doc.push(String::new());
+    doc.push(format!(" Declared in `{}`.", doc_text(&decl.file, 200)));
+    doc
+}
+
+/// The field read as a `ValueRef` (for `Memory::slot`).
+fn field_read(decl: &MemoryDecl, names: &TypedNames, id: usize) -> TokenStream {
+    let ns = &names.namespaces[names
+        .namespaces
+        .iter()
+        .position(|(n, _, _)| *n == decl.namespace)
+        .expect("every namespace is named")];
+    let ns_field = ident(&ns.1);
+    let field = ident(&names.entries[id].field);
+    let access = quote!(self.#ns_field.#field);
+    match (decl.ty, &names.entries[id].enum_name) {
+        (EntryType::Categorical, Some(_)) => {
+            quote!(::utter::__private::categorical(#access.map(|value| value.as_str())))
+        }
+        (EntryType::Text | EntryType::Categorical, _) => quote!(::utter::__private::text(&#access)),
+        (EntryType::Int, _) => quote!(::utter::__private::int(&#access)),
+        (EntryType::Float, _) => quote!(::utter::__private::float(&#access)),
+        (EntryType::Bool, _) => quote!(::utter::__private::boolean(&#access)),
+        _ => quote!(::utter::__private::dynamic(&#access)),
+    }
+}
+
+/// The field written from a value its entry accepted (for `Memory::set`).
+fn field_write(
+    decl: &MemoryDecl,
+    names: &TypedNames,
+    id: usize,
+    value: TokenStream,
+) -> TokenStream {
+    let (_, ns_field, _) = names
+        .namespaces
+        .iter()
+        .find(|(n, _, _)| *n == decl.namespace)
+        .expect("every namespace is named");
+    let ns_field = ident(ns_field);
+    let field = ident(&names.entries[id].field);
+    let converted = match (decl.ty, &names.entries[id].enum_name) {
+        (EntryType::Categorical, Some(_)) => {
+            quote!(::utter::__private::into_text(#value).and_then(|text| text.parse().ok()))
+        }
+        (EntryType::Text | EntryType::Categorical, _) => {
+            quote!(::utter::__private::into_text(#value))
+        }
+        (EntryType::Int, _) => quote!(::utter::__private::into_int(#value)),
+        (EntryType::Float, _) => quote!(::utter::__private::into_float(#value)),
+        (EntryType::Bool, _) => quote!(::utter::__private::into_bool(#value)),
+        _ => quote!(::utter::__private::into_dynamic(#value)),
+    };
+    quote!(self.#ns_field.#field = #converted)
+}
+
+/// One categorical entry's enum.
+fn categorical_enum(decl: &MemoryDecl, name: &str, variants: &[String]) -> TokenStream {
+    let name = ident(name);
+    let idents: Vec<Ident> = variants.iter().map(|v| ident(v)).collect();
+    let values: Vec<Literal> = decl.values.iter().map(|v| lit_str(v)).collect();
+    let docs = decl
+        .values
+        .iter()
+        .map(|v| format!(" `{}`", doc_text(v, 80)));
+    let indices = (0..idents.len()).map(Literal::usize_unsuffixed);
+    let doc = format!(
+        " The values of categorical entry `session.{}.{}`.",
+        doc_text(&decl.namespace, 80),
+        doc_text(&decl.name, 80)
+    );
+    quote! {
+        #[doc = #doc]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        #[allow(dead_code, clippy::enum_variant_names)]
+        pub enum #name {
+            #( #[doc = #docs] #idents = #indices, )*
+        }
+
+        #[allow(dead_code)]
+        impl #name {
+            /// The value as written in `enum_values`.
+            pub const fn as_str(self) -> &'static str {
+                match self { #( #name::#idents => #values, )* }
+            }
+
+            /// Every value, in declared order.
+            pub const fn all() -> &'static [#name] {
+                &[#(#name::#idents),*]
+            }
+        }
+
+        impl ::core::fmt::Display for #name {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl ::core::str::FromStr for #name {
+            type Err = ::utter::UnknownValue;
+
+            fn from_str(text: &str) -> ::core::result::Result<Self, Self::Err> {
+                match text {
+                    #( #values => ::core::result::Result::Ok(#name::#idents), )*
+                    _ => ::core::result::Result::Err(::utter::UnknownValue::new(text, &[#(#values),*])),
+                }
+            }
+        }
+    }
+}
+
+/// `Memory`, its namespace structs, the categorical enums and `View`.
+/// `decls` are sorted by namespace, then name (their index is the entry id).
+pub fn typed_memory(decls: &[MemoryDecl]) -> TokenStream {
+    let names = typed_names(decls);
+    if !names.collisions.is_empty() {
+        // Reported as findings; an expansion with errors keeps going.
+        return typed_memory(&[]);
+    }
+    let mut structs = Vec::new();
+    let mut enums = Vec::new();
+    for (ns, _, struct_name) in &names.namespaces {
+        let struct_ident = ident(struct_name);
+        let members: Vec<(usize, &MemoryDecl)> = decls
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| d.namespace == *ns)
+            .collect();
+        let fields = members.iter().map(|(id, d)| {
+            let field = ident(&names.entries[*id].field);
+            let ty = field_type(d, names.entries[*id].enum_name.as_deref());
+            let doc = field_doc(d);
+            quote!(#(#[doc = #doc])* pub #field: ::core::option::Option<#ty>)
+        });
+        let doc = if ns == "project" {
+            " The `project` namespace: the root `memory.yml`.".to_owned()
+        } else {
+            format!(
+                " The memory of skill `{}` (`skills/{}/memory.yml`).",
+                doc_text(ns, 80),
+                doc_text(ns, 80)
+            )
+        };
+        structs.push(quote! {
+            #[doc = #doc]
+            #[derive(Clone, Debug, Default, PartialEq)]
+            #[allow(non_snake_case)]
+            pub struct #struct_ident {
+                #(#fields,)*
+            }
+        });
+        for (id, d) in &members {
+            if let Some(name) = &names.entries[*id].enum_name {
+                enums.push(categorical_enum(d, name, &names.entries[*id].variants));
+            }
+        }
+    }
+    let ns_fields = names.namespaces.iter().map(|(ns, field, struct_name)| {
+        let field = ident(field);
+        let ty = ident(struct_name);
+        let doc = format!(" `session.{}.*`", doc_text(ns, 80));
+        quote!(#[doc = #doc] pub #field: #ty)
+    });
+    let reads = decls.iter().enumerate().map(|(id, d)| {
+        let read = field_read(d, &names, id);
+        let id = Literal::usize_unsuffixed(id);
+        quote!(#id => #read)
+    });
+    let writes = decls.iter().enumerate().map(|(id, d)| {
+        let write = field_write(d, &names, id, quote!(value));
+        let id = Literal::usize_unsuffixed(id);
+        quote!(#id => #write)
+    });
+    let clears = decls.iter().enumerate().map(|(id, d)| {
+        let (_, ns_field, _) = names
+            .namespaces
+            .iter()
+            .find(|(n, _, _)| *n == d.namespace)
+            .expect("every namespace is named");
+        let ns_field = ident(ns_field);
+        let field = ident(&names.entries[id].field);
+        let id = Literal::usize_unsuffixed(id);
+        quote!(#id => self.#ns_field.#field = ::core::option::Option::None)
+    });
+    // A private entry reads as None unless its own skill is active.
+    let guards = decls
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| d.visibility == Visibility::Private)
+        .map(|(id, d)| {
+            let skill = ident(&variant_name(&d.namespace));
+            let id = Literal::usize_unsuffixed(id);
+            quote!(#id if self.skill != ::core::option::Option::Some(Skill::#skill) => ::utter::ValueRef::None)
+        });
+    let categorical = decls.iter().enumerate().filter_map(|(id, d)| {
+        names.entries[id].enum_name.as_ref()?;
+        let (_, ns_field, _) = names.namespaces.iter().find(|(n, _, _)| *n == d.namespace)?;
+        let ns_field = ident(ns_field);
+        let field = ident(&names.entries[id].field);
+        let readable = if d.visibility == Visibility::Private {
+            let skill = ident(&variant_name(&d.namespace));
+            quote!(self.skill == ::core::option::Option::Some(Skill::#skill) &&)
+        } else {
+            quote!()
+        };
+        let id = Literal::usize_unsuffixed(id);
+        Some(quote! {
+            #id => #readable matches!(self.memory.#ns_field.#field, ::core::option::Option::Some(value) if value as usize == index)
+        })
+    });
+    quote! {
+        #(#enums)*
+        #(#structs)*
+
+        /// The agent's memory: one typed field per entry declared in its
+        /// `memory.yml` files, grouped by namespace. Write fields directly
+        /// (`memory.card_replace.replacement_reason = Some(...)`), or by name
+        /// with [`Memory::set`] when values arrive as data.
+        #[derive(Clone, Debug, Default, PartialEq)]
+        #[allow(non_snake_case)]
+        pub struct Memory {
+            #(#ns_fields,)*
+        }
+
+        #[allow(dead_code)]
+        impl Memory {
+            /// Empty memory: every entry unset.
+            pub fn new() -> Self {
+                ::core::default::Default::default()
+            }
+
+            /// Sets `namespace.name` from a dynamic value (JSON from an
+            /// orchestrator, say), checked against the declared type: an
+            /// undeclared entry or a value of another type is an error and
+            /// nothing is stored. `None` unsets the entry; an int written to
+            /// a `float` entry is stored as that float.
+            pub fn set(
+                &mut self,
+                namespace: &str,
+                name: &str,
+                value: impl ::core::convert::Into<::utter::Value>,
+            ) -> ::core::result::Result<(), ::utter::SetError> {
+                let entry = ::utter::find_entry(&ENTRIES, namespace, name)?;
+                let value = entry.accept(value.into())?;
+                match entry.id {
+                    #(#writes,)*
+                    _ => {}
+                }
+                ::core::result::Result::Ok(())
+            }
+
+            /// Unsets `namespace.name`; an undeclared entry is an error.
+            pub fn unset(&mut self, namespace: &str, name: &str) -> ::core::result::Result<(), ::utter::SetError> {
+                match ::utter::find_entry(&ENTRIES, namespace, name)?.id {
+                    #(#clears,)*
+                    _ => {}
+                }
+                ::core::result::Result::Ok(())
+            }
+
+            /// The view of this memory while `skill` is active (`None`: the
+            /// project-root view). Deliver typed responses through it.
+            pub fn view(&self, skill: impl ::core::convert::Into<::core::option::Option<Skill>>) -> View<'_> {
+                View { memory: self, skill: skill.into() }
+            }
+
+            /// The value of entry `id`, whatever the view.
+            #[inline]
+            fn slot(&self, id: usize) -> ::utter::ValueRef<'_> {
+                match id {
+                    #(#reads,)*
+                    _ => ::utter::ValueRef::None,
+                }
+            }
+        }
+
+        impl ::utter::Memory for Memory {
+            #[inline]
+            fn get(&self, entry: ::utter::EntryKey<'_>) -> ::utter::ValueRef<'_> {
+                self.slot(entry.id)
+            }
+        }
+
+        /// Typed memory as one skill sees it: what straight-line delivery
+        /// reads, with no dynamic dispatch.
+        #[derive(Clone, Copy, Debug)]
+        pub struct View<'m> {
+            memory: &'m Memory,
+            skill: ::core::option::Option<Skill>,
+        }
+
+        #[allow(dead_code)]
+        impl<'m> View<'m> {
+            /// The active skill.
+            pub fn skill(&self) -> ::core::option::Option<Skill> {
+                self.skill
+            }
+
+            /// The same view as a [`::utter::Context`] (for `when:` triggers and
+            /// code written against any memory).
+            pub fn context(&self) -> ::utter::Context<'m> {
+                match self.skill {
+                    ::core::option::Option::Some(skill) => ::utter::Context::for_skill(self.memory, skill),
+                    ::core::option::Option::None => ::utter::Context::new(self.memory),
+                }
+            }
+
+            /// Delivers `response` (one allocation when the text is interpolated).
+            #[inline]
+            pub fn deliver(&self, response: Response) -> ::utter::Delivery<'static> {
+                __utter_compiled::deliver(response.index(), self)
+            }
+
+            /// Selects `response` without rendering it: `Display` (or
+            /// `write_to`) writes the text into your buffer, allocation-free.
+            #[inline]
+            pub fn render(&self, response: Response) -> ::utter::Rendered<'_, Self> {
+                __utter_compiled::rendered(response.index(), self)
+            }
+        }
+
+        impl ::utter::Reader for View<'_> {
+            #[inline]
+            fn skill_id(&self) -> ::core::option::Option<&str> {
+                self.skill.map(Skill::id)
+            }
+
+            #[inline]
+            fn value<S: ::core::convert::AsRef<str>, V>(&self, entry: &::utter::Entry<S, V>) -> ::utter::ValueRef<'_> {
+                match entry.id {
+                    #(#guards,)*
+                    id => self.memory.slot(id),
+                }
+            }
+
+            #[inline]
+            fn holds_value(&self, entry: &::utter::Entry, index: usize) -> bool {
+                match entry.id {
+                    #(#categorical,)*
+                    _ => ::utter::__private::eq_str(self.value(entry), entry.values[index]),
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,253 @@
+//! Code generation: a registry into Rust items. Both `include_responses!` and
+//! `utter-build` call [`expand`]; nothing here is specific to either.
+//!
+//! The output is static data and `fn` items only, one module a concern:
+//! [`memory`] (the entry table, typed `Memory`, categorical enums, `View`),
+//! [`conditions`] (straight-line typed comparisons), [`responses`] (texts
+//! and one selection `fn` per response), [`lookup`] (the `Response` enum
+//! and lookup by name) and [`skills`] (the `Skill` enum). Paths are absolute
+//! (`::utter::...`), iteration orders sorted, no `unsafe` is emitted, and
+//! neither are redundant parentheses.
+
+pub mod conditions;
+pub mod lookup;
+pub mod memory;
+pub mod responses;
+pub mod skills;
+
+use std::path::Path;
+
+use proc_macro2::{Literal, Span, TokenStream};
+use quote::{quote, quote_spanned};
+
+use crate::diagnostics::{Finding, render_finding};
+use crate::lower::{Registry, lower};
+use crate::validate::Checked;
+use conditions::{Conditions, EntryTypes};
+pub use lookup::MATCH_LOOKUP_MAX;
+
+fn lit_str(s: &str) -> Literal {
+    Literal::string(s)
+}
+
+fn float(f: f64) -> TokenStream {
+    if f.is_nan() {
+        quote!(::core::f64::NAN)
+    } else if f == f64::INFINITY {
+        quote!(::core::f64::INFINITY)
+    } else if f == f64::NEG_INFINITY {
+        quote!(::core::f64::NEG_INFINITY)
+    } else {
+        let lit = Literal::f64_suffixed(f);
+        quote!(#lit)
+    }
+}
+
+/// The imports of the private module every expansion has.
+fn compiled_module(items: TokenStream) -> TokenStream {
+    quote! {
+        #[doc(hidden)]
+        #[allow(dead_code, unused_imports, unused_variables, clippy::all)]
+        mod __utter_compiled {
+            use ::core::option::Option::{self, None, Some};
+            use ::core::result::Result::Ok;
+            use ::utter::__private::{
+                Context, Delivery, Entry, Piece, Reader, Rendered, Response, Variant, compare, eq_bool,
+                eq_float, eq_int, eq_str, holds, ord_float, ord_int, ord_str,
+                deliver as deliver_selected, rendered as render_selected,
+            };
+            use ::utter::{CmpOp::{Eq, Ge, Gt, Le, Lt, Ne}, EntryType, py_eq};
+            use ::utter::Piece::{Bare, Session, Text};
+            use ::utter::ValueRef as V;
+            use ::utter::Visibility::{Private, Project, Public};
+
+            /// What a compiled `when:` condition returns: whether it holds,
+            /// or why it could not be evaluated.
+            type Holds = ::core::result::Result<bool, ::utter::EvalError>;
+
+            #items
+        }
+    }
+}
+
+/// The complete code for a registry.
+///
+/// Texts, conditions and tables live in one private module whose imports
+/// are all absolute (`::utter::...`, `::core::...`), so the compiled items
+/// can use short names without depending on anything in the user's scope.
+pub fn generate(registry: &Registry) -> TokenStream {
+    let names: Vec<String> = registry.responses.iter().map(|r| r.name.clone()).collect();
+    let docs: Vec<Vec<String>> = registry
+        .responses
+        .iter()
+        .map(responses::response_doc)
+        .collect();
+    let types: Vec<(utter::EntryType, &[String])> = registry
+        .entries
+        .iter()
+        .map(|e| (e.ty, e.values.as_slice()))
+        .collect();
+    let mut conditions = Conditions::new(EntryTypes { types: &types });
+    let common = lookup::common_items(&names, &docs, &registry.skills);
+    let entries = memory::entry_table(&registry.declarations);
+    let typed = memory::typed_memory(&registry.declarations);
+    let compiled = responses::compiled_responses(registry, &mut conditions);
+    let mut when_conditions = Vec::new();
+    let skills = skills::skill_items(
+        &registry.skills,
+        Some(registry),
+        &mut conditions,
+        &mut when_conditions,
+    );
+    let module = compiled_module(quote! {
+        #entries
+        #compiled
+        #(#when_conditions)*
+    });
+    quote! {
+        #common
+        #skills
+        #typed
+
+        pub use __utter_compiled::ENTRIES;
+
+        /// Delivers `response` from any memory: the first conditioned variant
+        /// that holds, else the default, interpolated from `ctx`.
+        #[allow(dead_code)]
+        #[inline]
+        pub fn deliver(response: Response, ctx: &::utter::Context<'_>) -> ::utter::Delivery<'static> {
+            __utter_compiled::deliver(response.index(), ctx)
+        }
+
+        #module
+    }
+}
+
+/// The items of a project with errors: the same public items (responses
+/// named as far as they could be read), so user code shows no follow-on errors.
+pub fn skeleton(checked: &Checked) -> TokenStream {
+    let names: Vec<String> = checked.responses.keys().cloned().collect();
+    let mut seen = std::collections::HashSet::new();
+    let names: Vec<String> = names
+        .into_iter()
+        .filter(|n| seen.insert(crate::names::variant_name(n)))
+        .collect();
+    let docs: Vec<Vec<String>> = names
+        .iter()
+        .map(|n| vec![format!(" `{}`", crate::names::doc_text(n, 120))])
+        .collect();
+    let common = lookup::common_items(&names, &docs, &checked.skills);
+    let mut skill_ids: Vec<String> = checked.skills.clone();
+    skill_ids.dedup_by(|a, b| crate::names::variant_name(a) == crate::names::variant_name(b));
+    let no_types: Vec<(utter::EntryType, &[String])> = Vec::new();
+    let mut conditions = Conditions::new(EntryTypes { types: &no_types });
+    let skills = skills::skill_items(&skill_ids, None, &mut conditions, &mut Vec::new());
+    let typed = memory::typed_memory(&checked.memory);
+    let entries = memory::entry_table(&checked.memory);
+    let fallbacks = responses::skeleton_responses(&names);
+    let module = compiled_module(quote!(#entries #fallbacks));
+    quote! {
+        #common
+        #skills
+        #typed
+
+        pub use __utter_compiled::ENTRIES;
+
+        /// Delivers `response` (this project has errors: nothing is compiled).
+        #[allow(dead_code)]
+        pub fn deliver(response: Response, _ctx: &::utter::Context<'_>) -> ::utter::Delivery<'static> {
+            ::utter::Delivery::fallback(response.name())
+        }
+
+        #module
+    }
+}
+
+/// The message of a compile error: the self-contained first line, then the
+/// snippet (`--> file:line:col` and the source line).
+pub fn error_message(finding: &Finding, checked: &Checked, prefix: &str) -> String {
+    let source = checked.source(&finding.file);
+    let mut shown = finding.clone();
+    if !prefix.is_empty() && !finding.file.starts_with('<') {
+        shown.file = format!("{}/{}", prefix.trim_end_matches('/'), finding.file);
+    }
+    let rendered = render_finding(&shown, source);
+    let snippet = rendered.split_once('\n').map_or("", |(_, rest)| rest);
+    format!("{}\n{}", shown.one_line(), snippet.trim_end())
+}
+
+/// What `include_responses!` expands to: the code, or every error as a
+/// `compile_error!` at `span` plus the skeleton. `tracked` files are
+/// included as bytes so that editing one rebuilds the crate.
+pub fn expand(checked: &Checked, span: Span, tracked: &[&Path]) -> TokenStream {
+    expand_at(checked, span, tracked, "")
+}
+
+/// [`expand`], with file names in errors shown under `prefix` (the agent
+/// folder as the macro was given it), so they read from the crate root.
+pub fn expand_at(checked: &Checked, span: Span, tracked: &[&Path], prefix: &str) -> TokenStream {
+    let mut tracked: Vec<String> = tracked.iter().map(|p| p.display().to_string()).collect();
+    tracked.sort();
+    let tracking = tracked.iter().map(|p| {
+        let p = lit_str(p);
+        quote!(
+            const _: &[u8] = ::core::include_bytes!(#p);
+        )
+    });
+    let body = match lower(checked) {
+        Ok(registry) => generate(&registry),
+        Err(errors) => {
+            let errors = errors.iter().map(|f| {
+                let message = lit_str(&error_message(f, checked, prefix));
+                quote_spanned!(span=> ::core::compile_error!(#message);)
+            });
+            let skeleton = skeleton(checked);
+            quote!(#(#errors)* #skeleton)
+        }
+    };
+    quote! {
+        #(#tracking)*
+        #body
+    }
+}
+
+/// The first lines of every generated source file.
+pub const HEADER: &str = "// @generated by utter from the agent's responses.yml and memory.yml files.\n// Do not edit: change the YAML files and rebuild.\n\n";
+
+/// The `include_responses!("path")` macro: the path is relative to the
+/// invoking crate's `CARGO_MANIFEST_DIR`; I/O errors name the resolved path.
+pub fn include_responses(input: TokenStream) -> TokenStream {
+    let literal: syn::LitStr = match syn::parse2(input) {
+        Ok(lit) => lit,
+        Err(_) => {
+            return quote!(::core::compile_error!(
+                "include_responses! takes one string literal: the agent folder, relative to Cargo.toml, e.g. include_responses!(\"agent\")"
+            ););
+        }
+    };
+    let span = literal.span();
+    let Ok(manifest_dir) = std::env::var("CARGO_MANIFEST_DIR") else {
+        return quote_spanned!(span=> ::core::compile_error!("include_responses!: CARGO_MANIFEST_DIR is not set; build with cargo"););
+    };
+    let dir = Path::new(&manifest_dir).join(literal.value());
+    let files = match crate::load::project::ProjectFiles::read(&dir) {
+        Ok(files) => files,
+        Err(e) => {
+            let message = lit_str(&format!("include_responses!: {e}"));
+            return quote_spanned!(span=> ::core::compile_error!(#message););
+        }
+    };
+    let checked = crate::validate::check(&files);
+    // Every file read: editing any of them rebuilds the crate.
+    let read: Vec<std::path::PathBuf> = files.files.keys().map(|label| dir.join(label)).collect();
+    let absolute: Vec<&Path> = read.iter().map(std::path::PathBuf::as_path).collect();
+    expand_at(&checked, span, &absolute, &literal.value())
+}
+
+/// Formats generated items as a Rust source file (prettyplease).
+#[cfg(feature = "pretty")]
+pub fn pretty(tokens: TokenStream, header: &str) -> Result<String, String> {
+    let file: syn::File =
+        syn::parse2(tokens).map_err(|e| format!("generated code does not parse: {e}"))?;
+    Ok(format!("{header}{}", prettyplease::unparse(&file)))
+}

@@ -1,0 +1,176 @@
+//! Responses as straight-line code: per response its texts (static arrays of
+//! pieces) and a selection `fn` generic over the reader, an `if`/`else if`
+//! chain over its conditioned variants in YAML order (first true wins, an
+//! evaluation error skips the variant), ending in the default.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+
+use super::conditions::{Conditions, fallible};
+use super::lit_str;
+use crate::lower::{Registry, Response};
+use crate::names::doc_text;
+use utter::Piece;
+
+fn piece(p: &Piece<String, Vec<usize>>) -> TokenStream {
+    match p {
+        Piece::Text(t) => {
+            let t = lit_str(t);
+            quote!(Text(#t))
+        }
+        Piece::Session { entry, raw } => {
+            let entry = Literal::usize_unsuffixed(*entry);
+            let raw = lit_str(raw);
+            quote!(Session { entry: #entry, raw: #raw })
+        }
+        Piece::Bare { candidates, raw } => {
+            let candidates = candidates.iter().map(|c| Literal::usize_unsuffixed(*c));
+            let raw = lit_str(raw);
+            quote!(Bare { candidates: &[#(#candidates),*], raw: #raw })
+        }
+    }
+}
+
+/// The doc lines of a response's `Response` variant: its name, where it is
+/// defined, and each variant's condition, text and rephrase flag.
+pub fn response_doc(response: &Response) -> Vec<String> {
+    let mut doc = vec![
+        format!(" `{}`", doc_text(&response.name, 120)),
+        String::new(),
+        format!(
+            " Defined in `{}:{}`.",
+            doc_text(&response.file, 200),
+            response.line
+        ),
+        String::new(),
+    ];
+    for (index, variant) in response.variants.iter().enumerate() {
+        let when = match (&variant.condition_text, response.default == Some(index)) {
+            (Some(condition), _) => format!("if `{}`", doc_text(condition, 100)),
+            (None, true) => "default".to_owned(),
+            (None, false) => "never selected".to_owned(),
+        };
+        let rephrase = if variant.rephrase { " (rephrased)" } else { "" };
+        doc.push(format!(
+            " {index}. {when}{rephrase}: `{}`",
+            doc_text(&variant.text, 120)
+        ));
+    }
+    doc
+}
+
+/// Per response: its items (texts, selection fn) and its table entry.
+fn response_items(
+    index: usize,
+    response: &Response,
+    conditions: &mut Conditions<'_>,
+) -> (TokenStream, TokenStream) {
+    let name = lit_str(&response.name);
+    let mut items = Vec::new();
+    let mut variants = Vec::new();
+    let mut branches = Vec::new();
+    for (v, variant) in response.variants.iter().enumerate() {
+        let text = format_ident!("T{}_{}", index, v);
+        let pieces: Vec<TokenStream> = variant.pieces.iter().map(piece).collect();
+        let len = Literal::usize_unsuffixed(pieces.len());
+        items.push(quote!(static #text: [Piece; #len] = [#(#pieces),*];));
+        let rephrase = variant.rephrase;
+        variants.push(quote!(Variant { pieces: &#text, rephrase: #rephrase }));
+        if let Some(condition) = &variant.condition {
+            let test = conditions.condition(condition);
+            let test = if fallible(condition) {
+                quote!(holds(|| Ok(#test)))
+            } else {
+                test
+            };
+            let v = Literal::usize_unsuffixed(v);
+            branches.push(quote!(if #test { Some(#v) }));
+        }
+    }
+    let default = match response.default {
+        Some(v) => {
+            let v = Literal::usize_unsuffixed(v);
+            quote!(Some(#v))
+        }
+        None => quote!(None),
+    };
+    let body = if branches.is_empty() {
+        default
+    } else {
+        quote!(#(#branches else)* { #default })
+    };
+    let select = format_ident!("s{}", index);
+    items.push(quote! {
+        #[inline]
+        fn #select<R: Reader>(r: &R) -> Option<usize> {
+            #body
+        }
+    });
+    let entry = quote!(Response { name: #name, variants: &[#(#variants),*] });
+    (quote!(#(#items)*), entry)
+}
+
+/// The entry points of a project with errors: every response falls back to
+/// its name.
+pub fn skeleton_responses(names: &[String]) -> TokenStream {
+    let count = Literal::usize_unsuffixed(names.len());
+    let names = names.iter().map(|n| lit_str(n));
+    let entry_points = entry_points(quote!(None));
+    quote! {
+        pub static RESPONSES: [Response; #count] = [#(Response { name: #names, variants: &[] }),*];
+        #entry_points
+    }
+}
+
+/// `deliver` and `rendered` over `select` (whose body is `select_body`).
+fn entry_points(select_body: TokenStream) -> TokenStream {
+    quote! {
+        /// The variant of response number `response` to deliver.
+        pub fn select<R: Reader>(response: usize, r: &R) -> Option<usize> {
+            #select_body
+        }
+
+        /// Delivers response number `response` from `r`.
+        #[inline]
+        pub fn deliver<R: Reader>(response: usize, r: &R) -> Delivery<'static> {
+            deliver_selected(&RESPONSES[response], &ENTRIES, r, select(response, r))
+        }
+
+        /// Selects response number `response` without rendering it.
+        #[inline]
+        pub fn rendered<R: Reader>(response: usize, r: &R) -> Rendered<'_, R> {
+            render_selected(&RESPONSES[response], &ENTRIES, r, select(response, r))
+        }
+    }
+}
+
+/// The compiled responses: items of the private module (texts, selection
+/// fns, the response table) and the generic entry points `select`,
+/// `deliver` and `rendered` over any reader.
+pub fn compiled_responses(registry: &Registry, conditions: &mut Conditions<'_>) -> TokenStream {
+    let (items, table): (Vec<TokenStream>, Vec<TokenStream>) = registry
+        .responses
+        .iter()
+        .enumerate()
+        .map(|(i, r)| response_items(i, r, conditions))
+        .unzip();
+    let count = Literal::usize_unsuffixed(registry.responses.len());
+    let arms = (0..registry.responses.len()).map(|i| {
+        let select = format_ident!("s{}", i);
+        let i = Literal::usize_unsuffixed(i);
+        quote!(#i => #select(r))
+    });
+    let entry_points = entry_points(quote! {
+        match response {
+            #(#arms,)*
+            _ => None,
+        }
+    });
+    quote! {
+        pub static RESPONSES: [Response; #count] = [#(#table),*];
+
+        #(#items)*
+
+        #entry_points
+    }
+}

@@ -1,0 +1,439 @@
+//! Validation: every file of the project (and the bundled default skills) is
+//! parsed and checked; findings accumulate across files; the responses are
+//! merged into one flat registry in the reference engine's order.
+
+use std::collections::{BTreeMap, HashMap};
+
+use utter::Visibility;
+
+mod responses;
+mod skill_md;
+pub mod types;
+
+use crate::bundled;
+use crate::condition::{Expr, MemoryRef};
+use crate::diagnostics::{Finding, Severity, SourceFile, codes, did_you_mean, sort_findings};
+use crate::load::FileCx;
+use crate::load::memory::{self, MemoryDecl};
+use crate::load::project::ProjectFiles;
+use crate::load::responses::{self as load_responses, RawResponse};
+use crate::load::skill_md::{self as load_skill_md, SkillDoc};
+use crate::load::yaml::{self, Node, YamlErrorKind};
+use responses::{report_rust_name_collisions, report_skill_name_collisions, validate_response};
+use skill_md::check_skill_doc;
+use types::EntryInfo;
+
+/// Which memory a `responses.yml` file's conditions may read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// `skills/<id>/responses.yml` (or a bundled skill's).
+    Skill(String),
+    /// The project-root `responses.yml`: only what every skill can read.
+    Root,
+}
+
+/// A response as it stands in the merged registry.
+#[derive(Clone, Debug)]
+pub struct MergedResponse {
+    pub scope: Scope,
+    pub file: String,
+    pub raw: RawResponse,
+    /// The parsed condition of each variant (by position in `raw.variants`).
+    pub conditions: Vec<Option<Expr<MemoryRef>>>,
+}
+
+/// The result of checking a project.
+#[derive(Clone, Debug)]
+pub struct Checked {
+    pub sources: Vec<SourceFile>,
+    /// Sorted by file, then position.
+    pub findings: Vec<Finding>,
+    /// Every skill id: bundled and project, sorted.
+    pub skills: Vec<String>,
+    /// Every declared memory entry, sorted by namespace then name.
+    pub memory: Vec<MemoryDecl>,
+    /// The merged registry, by name.
+    pub responses: BTreeMap<String, MergedResponse>,
+    /// The project's own skills (folders under `skills/`), sorted.
+    pub project_skills: Vec<String>,
+    /// What each project skill's skill.md references.
+    pub skill_docs: BTreeMap<String, SkillDoc>,
+}
+
+impl Checked {
+    pub fn has_errors(&self) -> bool {
+        self.findings.iter().any(Finding::is_error)
+    }
+
+    pub fn source(&self, label: &str) -> Option<&SourceFile> {
+        self.sources.iter().find(|s| s.label == label)
+    }
+
+    pub fn errors(&self) -> impl Iterator<Item = &Finding> {
+        self.findings.iter().filter(|f| f.is_error())
+    }
+}
+
+/// Decodes a file (UTF-8, a leading BOM dropped) into a source; a file that
+/// is not UTF-8 is a finding (the source keeps its lossy text for display).
+/// Returns whether it decoded.
+pub(crate) fn decode_file(
+    label: &str,
+    bytes: &[u8],
+    sources: &mut Vec<SourceFile>,
+    findings: &mut Vec<Finding>,
+) -> bool {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    match std::str::from_utf8(bytes) {
+        Ok(text) => {
+            sources.push(SourceFile::new(label, text));
+            true
+        }
+        Err(e) => {
+            let source = SourceFile::new(label, String::from_utf8_lossy(bytes).into_owned());
+            // Lossy decoding keeps every valid byte before the first bad one.
+            let at = e.valid_up_to();
+            findings.push(source.finding(
+                codes::YAML_ENCODING,
+                Severity::Error,
+                at..at + 1,
+                "the file is not valid UTF-8",
+            ));
+            sources.push(source);
+            false
+        }
+    }
+}
+
+/// Parses the YAML in `range` of a source; a syntax error is a finding.
+pub(crate) fn parse_yaml(
+    source: &SourceFile,
+    range: std::ops::Range<usize>,
+    findings: &mut Vec<Finding>,
+) -> Option<Option<Node>> {
+    match yaml::parse_embedded(&source.text[range.clone()], range.start) {
+        Ok(root) => Some(root),
+        Err(e) => {
+            let code = match e.kind {
+                YamlErrorKind::Syntax => codes::YAML_SYNTAX,
+                YamlErrorKind::Limit => codes::YAML_LIMIT,
+                YamlErrorKind::Unsupported => codes::YAML_UNSUPPORTED,
+            };
+            let end = e.span.end.max(e.span.start + 1);
+            findings.push(source.finding(code, Severity::Error, e.span.start..end, e.message));
+            None
+        }
+    }
+}
+
+/// Decodes and parses a whole YAML file.
+fn parse_file(
+    label: &str,
+    bytes: &[u8],
+    sources: &mut Vec<SourceFile>,
+    findings: &mut Vec<Finding>,
+) -> Option<Option<Node>> {
+    if !decode_file(label, bytes, sources, findings) {
+        return None;
+    }
+    let source = sources.last().expect("decode_file pushed the source");
+    parse_yaml(source, 0..source.text.len(), findings)
+}
+
+/// One skill or the root, in merge order, with its files' labels and bytes.
+struct Unit<'a> {
+    scope: Scope,
+    responses: Option<(String, &'a [u8])>,
+    memory: Option<(String, &'a [u8])>,
+    bundled: bool,
+}
+
+fn units(files: &ProjectFiles) -> Vec<Unit<'_>> {
+    let mut units = Vec::new();
+    for skill in bundled::SKILLS {
+        let project_memory = files
+            .files
+            .contains_key(&format!("skills/{}/memory.yml", skill.id));
+        units.push(Unit {
+            scope: Scope::Skill(skill.id.to_owned()),
+            responses: skill
+                .responses
+                .map(|t| (bundled::label(skill.id, "responses.yml"), t.as_bytes())),
+            // A project skill with the same id brings its own memory.yml instead.
+            memory: skill
+                .memory
+                .filter(|_| !project_memory)
+                .map(|t| (bundled::label(skill.id, "memory.yml"), t.as_bytes())),
+            bundled: true,
+        });
+    }
+    let file = |label: String| files.files.get(&label).map(|b| (label, b.as_slice()));
+    for id in &files.skills {
+        units.push(Unit {
+            scope: Scope::Skill(id.clone()),
+            responses: file(format!("skills/{id}/responses.yml")),
+            memory: file(format!("skills/{id}/memory.yml")),
+            bundled: false,
+        });
+    }
+    units.push(Unit {
+        scope: Scope::Root,
+        responses: file("responses.yml".to_owned()),
+        memory: file("memory.yml".to_owned()),
+        bundled: false,
+    });
+    units
+}
+
+/// The declared entries, for readability and type checks.
+pub(crate) struct Schema {
+    pub(crate) entries: HashMap<(String, String), (Visibility, EntryInfo)>,
+}
+
+impl Schema {
+    fn visibility(&self, namespace: &str, entry: &str) -> Option<Visibility> {
+        self.entries
+            .get(&(namespace.to_owned(), entry.to_owned()))
+            .map(|(v, _)| *v)
+    }
+
+    pub(crate) fn readable(&self, scope: &Scope, namespace: &str, entry: &str) -> bool {
+        match self.visibility(namespace, entry) {
+            None => false,
+            Some(Visibility::Project | Visibility::Public) => true,
+            Some(Visibility::Private) => matches!(scope, Scope::Skill(s) if s == namespace),
+        }
+    }
+
+    /// The declaration of `session.<ns>.<entry>` when `scope` may read it.
+    pub(crate) fn readable_info(&self, scope: &Scope, r: &MemoryRef) -> Option<&EntryInfo> {
+        if !self.readable(scope, &r.namespace, &r.entry) {
+            return None;
+        }
+        self.entries
+            .get(&(r.namespace.clone(), r.entry.clone()))
+            .map(|(_, info)| info)
+    }
+
+    pub(crate) fn readable_keys(&self, scope: &Scope) -> Vec<String> {
+        let mut keys: Vec<String> = self
+            .entries
+            .keys()
+            .filter(|(ns, e)| self.readable(scope, ns, e))
+            .map(|(ns, e)| format!("{ns}.{e}"))
+            .collect();
+        keys.sort();
+        keys
+    }
+
+    /// Why `session.<namespace>.<entry>` is not readable in `scope`.
+    pub(crate) fn unreadable_reason(&self, scope: &Scope, namespace: &str, entry: &str) -> String {
+        let key = format!("{namespace}.{entry}");
+        if namespace == "system" {
+            return format!(
+                "references engine-internal system memory `{key}`; conditions may read skill and project memory only"
+            );
+        }
+        match (self.visibility(namespace, entry), scope) {
+            (Some(Visibility::Private), Scope::Skill(active)) => format!(
+                "references memory key `{key}`, which is private to skill `{namespace}` and not readable while skill `{active}` is active"
+            ),
+            (Some(Visibility::Private), Scope::Root) => format!(
+                "references memory key `{key}`, which is private to skill `{namespace}`: the project-root responses.yml may be delivered by any skill, so it may read only project and public entries"
+            ),
+            _ => {
+                let keys = self.readable_keys(scope);
+                let hint = did_you_mean(&key, keys.iter().map(String::as_str))
+                    .map(|s| format!(" (did you mean `{s}`?)"))
+                    .unwrap_or_default();
+                let place = match scope {
+                    Scope::Skill(s) => format!(
+                        "skill `{s}`'s memory.yml, another skill's public entries or the project memory.yml"
+                    ),
+                    Scope::Root => "the project memory.yml or a skill's public entries".to_owned(),
+                };
+                format!("references memory key `{key}`, which is not declared in {place}{hint}")
+            }
+        }
+    }
+}
+
+/// Checks the whole project.
+pub fn check(files: &ProjectFiles) -> Checked {
+    let mut sources = Vec::new();
+    let mut findings = Vec::new();
+    let units = units(files);
+
+    for (label, size) in &files.oversized {
+        let limit = crate::load::project::MAX_FILE_BYTES;
+        findings.push(SourceFile::new(label.clone(), "").finding(
+            codes::YAML_LIMIT,
+            Severity::Error,
+            0..0,
+            format!("the file is {size} bytes; utter reads files of at most {limit} bytes"),
+        ));
+    }
+
+    // Skill ids the reference engine refuses.
+    for id in &files.skills {
+        let folder = format!("skills/{id}");
+        let problem = if id == "project" || id == "system" {
+            Some((
+                codes::SKILL_RESERVED_ID,
+                format!(
+                    "skill id `{id}` is reserved for the `{id}` memory namespace; rename the folder"
+                ),
+            ))
+        } else if id.contains('.') {
+            Some((
+                codes::SKILL_INVALID_ID,
+                format!(
+                    "skill id `{id}` contains `.`, which would make `session.{id}.<entry>` ambiguous; rename the folder"
+                ),
+            ))
+        } else {
+            None
+        };
+        if let Some((code, message)) = problem {
+            findings.push(SourceFile::new(folder, "").finding(
+                code,
+                Severity::Error,
+                0..0,
+                message,
+            ));
+        }
+    }
+
+    // Memory first: readability needs every declaration.
+    let mut memory: Vec<MemoryDecl> = Vec::new();
+    for unit in &units {
+        let Some((label, bytes)) = &unit.memory else {
+            continue;
+        };
+        let Some(root) = parse_file(label, bytes, &mut sources, &mut findings) else {
+            continue;
+        };
+        let source = sources.last().expect("parse_file pushed the source");
+        let mut cx = FileCx {
+            source,
+            findings: &mut findings,
+        };
+        let decls = match &unit.scope {
+            Scope::Skill(id) => memory::walk_skill(&mut cx, root.as_ref(), id),
+            Scope::Root => memory::walk_project(&mut cx, root.as_ref()),
+        };
+        memory.extend(decls);
+    }
+    memory.sort_by(|a, b| (&a.namespace, &a.name).cmp(&(&b.namespace, &b.name)));
+    for (index, message) in crate::names::typed_names(&memory).collisions {
+        let decl = &memory[index];
+        if let Some(source) = sources.iter().find(|s| s.label == decl.file) {
+            findings.push(source.finding(
+                codes::RUST_NAME_COLLISION,
+                Severity::Error,
+                decl.span.clone(),
+                message,
+            ));
+        }
+    }
+    let schema = Schema {
+        entries: memory
+            .iter()
+            .map(|d| {
+                let info = EntryInfo {
+                    ty: d.ty,
+                    values: d.values.clone(),
+                };
+                ((d.namespace.clone(), d.name.clone()), (d.visibility, info))
+            })
+            .collect(),
+    };
+
+    let mut merged: BTreeMap<String, MergedResponse> = BTreeMap::new();
+    for unit in &units {
+        let Some((label, bytes)) = &unit.responses else {
+            continue;
+        };
+        let Some(root) = parse_file(label, bytes, &mut sources, &mut findings) else {
+            continue;
+        };
+        let source = sources.last().expect("parse_file pushed the source");
+        let mut cx = FileCx {
+            source,
+            findings: &mut findings,
+        };
+        let raws = load_responses::walk(&mut cx, root.as_ref());
+        for raw in raws {
+            let conditions = validate_response(&mut cx, &schema, &unit.scope, &raw);
+            if !raw.well_formed {
+                continue;
+            }
+            if let Some(previous) = merged.get(&raw.name) {
+                let both_project_skills = !unit.bundled
+                    && matches!(unit.scope, Scope::Skill(_))
+                    && matches!(previous.scope, Scope::Skill(_))
+                    && !previous.file.starts_with("<bundled>");
+                if both_project_skills && previous.file != *label {
+                    cx.report_in(
+                        codes::DEFINED_BY_TWO_SKILLS,
+                        Severity::Warning,
+                        raw.name_span.clone(),
+                        &raw.name,
+                        None,
+                        format!(
+                            "is also defined in {}; response names are global, so this definition replaces that one (prefix names with the skill id to keep both)",
+                            previous.file
+                        ),
+                    );
+                }
+            }
+            merged.insert(
+                raw.name.clone(),
+                MergedResponse {
+                    scope: unit.scope.clone(),
+                    file: label.clone(),
+                    raw,
+                    conditions,
+                },
+            );
+        }
+    }
+
+    report_rust_name_collisions(&merged, &sources, &mut findings);
+
+    // skill.md references need the whole registry.
+    let mut skill_docs = BTreeMap::new();
+    for id in &files.skills {
+        let label = format!("skills/{id}/skill.md");
+        let Some(bytes) = files.files.get(&label) else {
+            continue;
+        };
+        if !decode_file(&label, bytes, &mut sources, &mut findings) {
+            continue;
+        }
+        let source = sources.last().expect("decode_file pushed the source");
+        let mut cx = FileCx {
+            source,
+            findings: &mut findings,
+        };
+        let doc = load_skill_md::walk(&mut cx, &parse_yaml);
+        check_skill_doc(&mut cx, &schema, id, &doc, &merged);
+        skill_docs.insert(id.clone(), doc);
+    }
+    report_skill_name_collisions(&files.skills, &mut findings);
+
+    let mut skills: Vec<String> = bundled::SKILLS.iter().map(|s| s.id.to_owned()).collect();
+    skills.extend(files.skills.iter().cloned());
+    skills.sort();
+    skills.dedup();
+    sort_findings(&mut findings);
+    Checked {
+        sources,
+        findings,
+        skills,
+        memory,
+        responses: merged,
+        project_skills: files.skills.clone(),
+        skill_docs,
+    }
+}

@@ -1,0 +1,355 @@
+//! Checks of `responses.yml` variants: texts, placeholders, conditions
+//! (grammar, readability, declared types) and the default-variant rules.
+
+use std::collections::{BTreeMap, HashMap};
+use std::ops::Range;
+
+use super::{MergedResponse, Schema, Scope, types};
+use crate::condition::{self, Expr, MemoryRef};
+use utter::EntryType;
+
+use crate::diagnostics::{Finding, Severity, SourceFile, codes, did_you_mean};
+use crate::load::FileCx;
+use crate::load::responses::{ConditionField, RawResponse};
+use crate::load::yaml::Node;
+use crate::names::variant_name;
+use crate::template::{self, RawPiece};
+
+/// Per-variant checks of one response, then the default-variant rules.
+pub(super) fn validate_response(
+    cx: &mut FileCx<'_>,
+    schema: &Schema,
+    scope: &Scope,
+    raw: &RawResponse,
+) -> Vec<Option<Expr<MemoryRef>>> {
+    let mut conditions = Vec::with_capacity(raw.variants.len());
+    for variant in &raw.variants {
+        let index = Some(variant.index);
+        if variant.text.trim().is_empty() && !variant.text_invalid {
+            let span = variant
+                .text_node
+                .as_ref()
+                .map_or(variant.span.clone(), |n| n.span.clone());
+            cx.report_in(
+                codes::EMPTY_BODY,
+                Severity::Error,
+                span,
+                &raw.name,
+                index,
+                "has an empty `text`; provide non-whitespace text",
+            );
+        }
+        if let Some(node) = &variant.text_node {
+            check_placeholders(
+                cx,
+                schema,
+                scope,
+                &raw.name,
+                variant.index,
+                &variant.text,
+                node,
+            );
+        }
+        let parsed = match &variant.condition {
+            ConditionField::Text { text, node } => match condition::parse(text) {
+                Err(e) => {
+                    let span = node_subspan(cx.source, node, &e.span);
+                    let message = if text.trim().is_empty() {
+                        "has an empty `condition`; write an expression such as `session.<skill_id>.<entry> == \"value\"`, or omit `condition` for the default variant".to_owned()
+                    } else {
+                        format!("has an invalid `condition`: {}", e.message)
+                    };
+                    cx.report_in(
+                        codes::INVALID_CONDITION,
+                        Severity::Error,
+                        span,
+                        &raw.name,
+                        index,
+                        message,
+                    );
+                    None
+                }
+                Ok(expr) => {
+                    let mut all_readable = true;
+                    for r in expr.refs() {
+                        if !schema.readable(scope, &r.namespace, &r.entry) {
+                            all_readable = false;
+                            let span = node_subspan(cx.source, node, &r.span);
+                            let message = schema.unreadable_reason(scope, &r.namespace, &r.entry);
+                            cx.report_in(
+                                codes::UNKNOWN_MEMORY_KEY,
+                                Severity::Error,
+                                span,
+                                &raw.name,
+                                index,
+                                message,
+                            );
+                        }
+                    }
+                    // Types only once every reference resolves: no cascade.
+                    if all_readable {
+                        report_types(cx, schema, scope, &expr, node, &raw.name, index);
+                    }
+                    Some(expr)
+                }
+            },
+            ConditionField::Absent | ConditionField::Invalid => None,
+        };
+        conditions.push(parsed);
+    }
+
+    let conditioned = raw
+        .variants
+        .iter()
+        .filter(|v| matches!(v.condition, ConditionField::Text { .. }))
+        .count();
+    let defaults: Vec<usize> = raw
+        .variants
+        .iter()
+        .filter(|v| !matches!(v.condition, ConditionField::Text { .. }))
+        .map(|v| v.index)
+        .collect();
+    if conditioned > 0 && defaults.is_empty() {
+        cx.report_in(
+            codes::DEFAULT_REQUIRED,
+            Severity::Error,
+            raw.name_span.clone(),
+            &raw.name,
+            None,
+            "defines conditioned variants but no default variant; omit `condition` on exactly one variant",
+        );
+    }
+    if conditioned > 0 && defaults.len() > 1 {
+        let listed: Vec<String> = defaults.iter().map(usize::to_string).collect();
+        cx.report_in(
+            codes::MULTIPLE_DEFAULTS,
+            Severity::Error,
+            raw.name_span.clone(),
+            &raw.name,
+            None,
+            format!(
+                "has multiple default variants at index(es) {}; exactly one variant must omit `condition`",
+                listed.join(", ")
+            ),
+        );
+    }
+    conditions
+}
+
+/// Reports what the declared types decide about a condition.
+fn report_types(
+    cx: &mut FileCx<'_>,
+    schema: &Schema,
+    scope: &Scope,
+    expr: &Expr<MemoryRef>,
+    node: &Node,
+    response: &str,
+    variant: Option<usize>,
+) {
+    let lookup = |r: &MemoryRef| schema.readable_info(scope, r);
+    for finding in types::analyse(expr, &lookup) {
+        let span = match &finding.span {
+            Some(span) => node_subspan(cx.source, node, span),
+            None => node.span.clone(),
+        };
+        cx.report_in(
+            finding.code,
+            finding.severity,
+            span,
+            response,
+            variant,
+            finding.message,
+        );
+    }
+}
+
+/// The span in the file of `span` inside a scalar's value, when it can be
+/// mapped exactly; else the whole scalar.
+pub(super) fn node_subspan(source: &SourceFile, node: &Node, span: &Range<usize>) -> Range<usize> {
+    let start = node.value_offset(&source.text, span.start);
+    if start == node.span.start && span.start != 0 {
+        return node.span.clone();
+    }
+    let end = node.value_offset(&source.text, span.end);
+    if end <= start {
+        return node.span.clone();
+    }
+    start..end
+}
+
+/// Placeholders that can never resolve are warnings: the text would go out
+/// with the placeholder left in it.
+pub(super) fn check_placeholders(
+    cx: &mut FileCx<'_>,
+    schema: &Schema,
+    scope: &Scope,
+    response: &str,
+    index: usize,
+    text: &str,
+    node: &Node,
+) {
+    for piece in template::scan(text) {
+        let (span, problem) = match &piece {
+            RawPiece::Text(_) => continue,
+            RawPiece::Session {
+                reference,
+                raw,
+                span,
+            } => {
+                let problem = match RawPiece::session_key(reference) {
+                    None => Some(format!(
+                        "placeholder `{raw}` has no entry name, so it is always delivered as written"
+                    )),
+                    Some((ns, entry)) if !schema.readable(scope, ns, entry) => Some(format!(
+                        "placeholder `{raw}` {}, so it is delivered as written",
+                        schema.unreadable_reason(scope, ns, entry).replacen(
+                            "references ",
+                            "reads ",
+                            1
+                        )
+                    )),
+                    Some((ns, entry)) => {
+                        report_repr(cx, schema, ns, entry, raw, span, node, response, index);
+                        None
+                    }
+                };
+                (span, problem)
+            }
+            RawPiece::Bare { name, raw, span } => {
+                let fills =
+                    |ns: &str| ns == "project" || matches!(scope, Scope::Skill(s) if s == ns);
+                let declared = schema.entries.keys().find(|(ns, e)| e == name && fills(ns));
+                if let Some((ns, entry)) = declared {
+                    report_repr(cx, schema, ns, entry, raw, span, node, response, index);
+                }
+                let problem = declared.is_none().then(|| {
+                    let names: Vec<&str> = schema
+                        .entries
+                        .keys()
+                        .filter(|(ns, _)| fills(ns))
+                        .map(|(_, e)| e.as_str())
+                        .collect();
+                    let hint = did_you_mean(name, names)
+                        .map(|s| format!(" (did you mean `{{{s}}}`?)"))
+                        .unwrap_or_default();
+                    format!(
+                        "placeholder `{raw}` names no declared entry (`{name}` in the active skill's or the project memory.yml), so it is delivered as written{hint}"
+                    )
+                });
+                (span, problem)
+            }
+        };
+        if let Some(message) = problem {
+            let at = node_subspan(cx.source, node, span);
+            cx.report_in(
+                codes::UNKNOWN_PLACEHOLDER,
+                Severity::Warning,
+                at,
+                response,
+                Some(index),
+                message,
+            );
+        }
+    }
+}
+
+/// A note where a placeholder of a `list` or `json` entry is interpolated:
+/// it renders as Python's `repr` of the value (`['a', 'b']`).
+#[allow(clippy::too_many_arguments)]
+fn report_repr(
+    cx: &mut FileCx<'_>,
+    schema: &Schema,
+    namespace: &str,
+    entry: &str,
+    raw: &str,
+    span: &Range<usize>,
+    node: &Node,
+    response: &str,
+    index: usize,
+) {
+    let Some((_, info)) = schema
+        .entries
+        .get(&(namespace.to_owned(), entry.to_owned()))
+    else {
+        return;
+    };
+    if matches!(info.ty, EntryType::List | EntryType::Json) {
+        let at = node_subspan(cx.source, node, span);
+        cx.report_in(
+            codes::PLACEHOLDER_REPR,
+            Severity::Note,
+            at,
+            response,
+            Some(index),
+            format!(
+                "placeholder `{raw}` reads a `{}` entry: it is delivered as Python writes the value (`['a', 'b']`, `{{'k': 1}}`); interpolate a `text` entry to control the wording",
+                info.ty
+            ),
+        );
+    }
+}
+
+/// Two names that generated code would spell the same (`utter_a` and `utterA`
+/// both become `UtterA`) are an error here, not in the generated code.
+pub(super) fn report_rust_name_collisions(
+    merged: &BTreeMap<String, MergedResponse>,
+    sources: &[SourceFile],
+    findings: &mut Vec<Finding>,
+) {
+    // `Response::ALL` and `Response::COUNT` are items of the enum too.
+    let mut seen: HashMap<String, &str> = HashMap::from([
+        ("ALL".to_owned(), "Response::ALL"),
+        ("COUNT".to_owned(), "Response::COUNT"),
+    ]);
+    for (name, response) in merged {
+        let rust_name = variant_name(name);
+        match seen.get(&rust_name) {
+            None => {
+                seen.insert(rust_name, name);
+            }
+            Some(first) => {
+                let Some(source) = sources.iter().find(|s| s.label == response.file) else {
+                    continue;
+                };
+                let mut finding = source.finding(
+                    codes::RUST_NAME_COLLISION,
+                    Severity::Error,
+                    response.raw.name_span.clone(),
+                    format!(
+                        "is spelled `{rust_name}` in generated Rust, like {}; rename {}",
+                        if first.starts_with("Response::") {
+                            format!("the generated item `{first}`")
+                        } else {
+                            format!("response `{first}`")
+                        },
+                        if first.starts_with("Response::") {
+                            "it"
+                        } else {
+                            "one of them"
+                        }
+                    ),
+                );
+                finding.response = Some(name.clone());
+                findings.push(finding);
+            }
+        }
+    }
+}
+
+/// Two skill ids that generated code would spell the same.
+pub(super) fn report_skill_name_collisions(skills: &[String], findings: &mut Vec<Finding>) {
+    let mut seen: HashMap<String, &str> = HashMap::new();
+    for id in skills {
+        let rust_name = variant_name(id);
+        if let Some(first) = seen.get(&rust_name) {
+            findings.push(SourceFile::new(format!("skills/{id}"), "").finding(
+                codes::RUST_NAME_COLLISION,
+                Severity::Error,
+                0..0,
+                format!("skill `{id}` is spelled `{rust_name}` in generated Rust, like skill `{first}`; rename one folder"),
+            ));
+        } else {
+            seen.insert(rust_name, id);
+        }
+    }
+}
