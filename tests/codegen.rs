@@ -112,8 +112,16 @@ fn generated_skills_expose_their_typed_responses() {
         [
             Skill::CardDisambiguation,
             Skill::CardReplace,
+            Skill::DefaultCompleted,
+            Skill::DefaultContinueInterrupted,
+            Skill::DefaultCustomerSatisfaction,
+            Skill::DefaultSessionStart,
+            Skill::DefaultSilenceTimeout,
+            Skill::DefaultSilenceTimeoutHangup,
+            Skill::DefaultUnsupportedRequestHandler,
             Skill::IdentityCheck
-        ]
+        ],
+        "bundled default skills are part of the typed skill set"
     );
     assert_eq!(Skill::from_id("card_replace"), Some(Skill::CardReplace));
     assert_eq!(Skill::CardReplace.id(), "card_replace");

@@ -177,6 +177,9 @@ pub fn doc_text(text: &str, max_chars: usize) -> String {
         }
         match c {
             '`' => out.push('\''),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
             c if c.is_control() || is_invisible(c) => {
                 out.push_str(&format!("\\u{{{:x}}}", c as u32));
             }

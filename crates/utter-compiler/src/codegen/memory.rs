@@ -244,13 +244,14 @@ pub fn typed_memory(decls: &[MemoryDecl]) -> TokenStream {
             let doc = field_doc(d);
             quote!(#(#[doc = #doc])* pub #field: ::core::option::Option<#ty>)
         });
+        let file = members.first().map_or("", |(_, d)| d.file.as_str());
         let doc = if ns == "project" {
             " The `project` namespace: the root `memory.yml`.".to_owned()
         } else {
             format!(
-                " The memory of skill `{}` (`skills/{}/memory.yml`).",
+                " The memory of skill `{}` (`{}`).",
                 doc_text(ns, 80),
-                doc_text(ns, 80)
+                doc_text(file, 200)
             )
         };
         structs.push(quote! {
