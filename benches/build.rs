@@ -62,6 +62,11 @@ const BENCH_RESPONSES: &str = r#"responses:
 const BENCH_MEMORY: &str =
     "schema:\n  public:\n    reason: {}\n    card: {}\n    count: {}\n  private:\n    fee: {}\n";
 
+/// The same agent with memory.yml types: what the typed path runs on. The
+/// error case orders an `any` entry holding a string (an ordering of the
+/// declared categorical against an int would be a finding).
+const TYPED_MEMORY: &str = "schema:\n  public:\n    reason: {type: categorical, enum_values: [lost, stolen, damaged]}\n    card: {type: text}\n    count: {type: int}\n    note: {type: any}\n  private:\n    fee: {type: float}\n";
+
 fn write_agent(dir: &Path, files: &[(String, String)]) {
     for (path, text) in files {
         let path = dir.join(path);
@@ -101,6 +106,20 @@ fn main() {
             (
                 "skills/bench/responses.yml".to_owned(),
                 BENCH_RESPONSES.to_owned(),
+            ),
+        ],
+    );
+    generate(
+        &out,
+        "typed",
+        &[
+            (
+                "skills/bench/memory.yml".to_owned(),
+                TYPED_MEMORY.to_owned(),
+            ),
+            (
+                "skills/bench/responses.yml".to_owned(),
+                BENCH_RESPONSES.replace("session.bench.reason < 5", "session.bench.note < 5"),
             ),
         ],
     );

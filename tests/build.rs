@@ -8,6 +8,48 @@ use utter_compiler::{ProjectFiles, check, codegen, lower};
 
 /// How many random registries are compiled into the differential test.
 const REGISTRIES: u64 = 24;
+/// How many random typed registries (memory.yml types, typed API).
+const TYPED_REGISTRIES: u64 = 16;
+
+/// Per typed registry, a function that sets a memory through the typed
+/// `Memory` and delivers every name through the typed view (as a
+/// `Delivery` and rendered into a buffer) and through `Context`; the three
+/// must agree, and the result is compared with the interpreter.
+const TYPED_GLUE: &str = r#"
+pub mod typed_SEED_glue {
+    use super::typed_SEED as agent;
+
+    pub fn run(assign: &[(String, String, ::utter::Value)], skill: Option<&str>, names: &[String]) -> crate::TypedRun {
+        let mut memory = agent::Memory::new();
+        let accepted = assign
+            .iter()
+            .map(|(ns, entry, value)| memory.set(ns, entry, value.clone()).is_ok())
+            .collect();
+        let skill = skill.map(|s| s.parse::<agent::Skill>().expect("a skill of the agent"));
+        let view = memory.view(skill);
+        let ctx = view.context();
+        let mut buffer = String::new();
+        let outcomes = names
+            .iter()
+            .map(|name| {
+                let d = match agent::Response::from_name(name) {
+                    Some(response) => {
+                        let typed = view.deliver(response);
+                        assert_eq!(typed, agent::deliver(response, &ctx), "typed vs Context: {name}");
+                        buffer.clear();
+                        view.render(response).write_to(&mut buffer).expect("a String takes any text");
+                        assert_eq!(buffer, typed.text, "rendered vs delivered: {name}");
+                        typed
+                    }
+                    None => agent::deliver_name(name, &ctx),
+                };
+                (d.text.into_owned(), d.variant, d.rephrase, d.fallback)
+            })
+            .collect();
+        (accepted, outcomes)
+    }
+}
+"#;
 
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");
@@ -44,6 +86,35 @@ fn main() {
             "    Synth {{ seed: {seed}, deliver_name: synth_{seed}::deliver_name, entries: &synth_{seed}::ENTRIES }},"
         );
     }
+    let mut typed_table = String::new();
+    for seed in 0..TYPED_REGISTRIES {
+        let project = utter_synth::random_typed_project(seed);
+        let files = ProjectFiles::from_files(
+            project
+                .files
+                .iter()
+                .map(|(p, t)| (p.clone(), t.clone().into_bytes())),
+        );
+        let checked = check(&files);
+        let registry = lower(&checked).unwrap_or_else(|errors| {
+            let lines: Vec<String> = errors.iter().map(|f| f.one_line()).collect();
+            panic!(
+                "typed synthetic project {seed} is invalid (a generator bug):\n{}",
+                lines.join("\n")
+            )
+        });
+        let code = codegen::generate(&registry).to_string();
+        std::fs::write(out.join(format!("typed_{seed}.rs")), code).expect("OUT_DIR is writable");
+        let _ = writeln!(
+            modules,
+            "#[deny(warnings)] #[allow(dead_code)] pub mod typed_{seed} {{ include!(concat!(env!(\"OUT_DIR\"), \"/typed_{seed}.rs\")); }}"
+        );
+        modules.push_str(&TYPED_GLUE.replace("SEED", &seed.to_string()));
+        let _ = writeln!(
+            typed_table,
+            "    TypedSynth {{ seed: {seed}, run: typed_{seed}_glue::run }},"
+        );
+    }
     // More responses than `from_name` matches inline: the hashed name table.
     let files = utter_synth::scaled_project(codegen::MATCH_LOOKUP_MAX + 44, 2);
     let project = ProjectFiles::from_files(
@@ -62,7 +133,7 @@ fn main() {
         "#[deny(warnings)] #[allow(dead_code)] pub mod scaled {{ include!(concat!(env!(\"OUT_DIR\"), \"/scaled.rs\")); }}"
     );
     let source = format!(
-        "{modules}\n/// The compiled synthetic registries.\npub static SYNTH: &[Synth] = &[\n{table}];\n"
+        "{modules}\n/// The compiled synthetic registries.\npub static SYNTH: &[Synth] = &[\n{table}];\n/// The compiled typed synthetic registries.\npub static TYPED: &[TypedSynth] = &[\n{typed_table}];\n"
     );
     std::fs::write(out.join("synth_registries.rs"), source).expect("OUT_DIR is writable");
 }

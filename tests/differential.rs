@@ -3,7 +3,9 @@
 //! rephrase flag and fallback flag. A failure prints its seeds.
 
 use utter::{Context, Delivery, Entry, MapMemory, SlotMemory, Value};
-use utter_synth::{Rng, SynthValue, random_project, random_value};
+use utter_synth::{
+    Rng, SynthValue, random_project, random_typed_project, random_typed_value, random_value,
+};
 use utter_tests::registry;
 
 /// One compiled synthetic registry.
@@ -11,6 +13,16 @@ pub struct Synth {
     pub seed: u64,
     pub deliver_name: for<'n, 'c, 'm> fn(&'n str, &'c Context<'m>) -> Delivery<'n>,
     pub entries: &'static [Entry],
+}
+
+/// What a typed registry's glue returns: which writes the typed memory
+/// accepted, and per name text, variant, rephrase and fallback.
+pub type TypedRun = (Vec<bool>, Vec<(String, Option<usize>, bool, bool)>);
+
+/// One compiled typed synthetic registry.
+pub struct TypedSynth {
+    pub seed: u64,
+    pub run: fn(&[(String, String, Value)], Option<&str>, &[String]) -> TypedRun,
 }
 
 include!(concat!(env!("OUT_DIR"), "/synth_registries.rs"));
@@ -142,6 +154,85 @@ fn generated_selectors_agree_with_the_interpreter() {
     println!(
         "{cases} deliveries compared; {conditioned_wins} conditioned wins, {interpolated} interpolated"
     );
+}
+
+/// Typed registries and random typed memories: the typed view, `Context`
+/// over the typed memory, and the interpreter over a `SlotMemory` agree on
+/// every delivery, and the typed memory and `SlotMemory` accept and refuse
+/// the same writes.
+#[test]
+fn typed_deliveries_agree_with_the_interpreter() {
+    let mut cases = 0usize;
+    let mut refused = 0usize;
+    let mut conditioned_wins = 0usize;
+    for synth in TYPED {
+        let project = random_typed_project(synth.seed);
+        let files: Vec<(&str, &str)> = project
+            .files
+            .iter()
+            .map(|(p, t)| (p.as_str(), t.as_str()))
+            .collect();
+        let interpreted = registry(&files);
+        let mut rng = Rng::new(synth.seed.wrapping_mul(104_729).wrapping_add(3));
+        let mut names = project.response_names.clone();
+        names.push("utter_missing".to_owned());
+        for memory_seed in 0..MEMORIES {
+            let mut assign = Vec::new();
+            for (ns, name, _, ty) in &project.entries {
+                match to_value(&random_typed_value(&mut rng, *ty)) {
+                    Some(value) => assign.push((ns.clone(), name.clone(), value)),
+                    None => continue,
+                }
+            }
+            let mut slots = SlotMemory::new(&interpreted.entries);
+            let accepted: Vec<bool> = assign
+                .iter()
+                .map(|(ns, name, value)| slots.set(ns, name, value.clone()).is_ok())
+                .collect();
+            refused += accepted.iter().filter(|ok| !**ok).count();
+            let skill = match rng.below(project.skills.len() + 1) {
+                0 => None,
+                i => Some(project.skills[i - 1].as_str()),
+            };
+            let (typed_accepted, outcomes) = (synth.run)(&assign, skill, &names);
+            assert_eq!(
+                typed_accepted, accepted,
+                "typed registry {}, memory {memory_seed}: writes accepted differently",
+                synth.seed
+            );
+            let ctx = match skill {
+                Some(s) => Context::for_skill_id(&slots, s, &interpreted.skills).unwrap(),
+                None => Context::new(&slots),
+            };
+            for (name, got) in names.iter().zip(&outcomes) {
+                let want = interpreted.deliver(name, &ctx);
+                let want = (
+                    want.text.to_string(),
+                    want.variant,
+                    want.rephrase,
+                    want.fallback,
+                );
+                assert_eq!(
+                    got, &want,
+                    "typed registry {}, memory {memory_seed}, skill {skill:?}, response {name:?}",
+                    synth.seed
+                );
+                if let (Some(r), Some(v)) = (interpreted.response(name), want.1)
+                    && r.variants[v].condition.is_some()
+                {
+                    conditioned_wins += 1;
+                }
+                cases += 1;
+            }
+        }
+    }
+    assert!(cases >= 5_000, "only {cases} cases ran");
+    assert!(refused > 100, "only {refused} writes were refused");
+    assert!(
+        conditioned_wins * 10 > cases,
+        "{conditioned_wins} of {cases} chose a conditioned variant"
+    );
+    println!("{cases} typed deliveries compared; {refused} writes refused alike");
 }
 
 #[test]

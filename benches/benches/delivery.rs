@@ -9,7 +9,7 @@ use divan::Bencher;
 use utter::{Context, SlotMemory};
 use utter_benches::{
     CASES, JinjaRegistry, agent_dir, bench_values, floor, generated, generated_for, scaled_name,
-    scaled_values,
+    scaled_values, typed_memory, typed_response,
 };
 use utter_compiler::{ProjectFiles, Registry, check, codegen};
 
@@ -35,7 +35,9 @@ const CASE_NAMES: &[&str] = &[
     "missing_name",
 ];
 
-fn slots<S: AsRef<str>>(entries: &'static [utter::Entry<S>]) -> SlotMemory<'static, S> {
+fn slots<S: AsRef<str>, V: AsRef<[S]>>(
+    entries: &'static [utter::Entry<S, V>],
+) -> SlotMemory<'static, S, V> {
     let mut memory = SlotMemory::new(entries);
     for (ns, entry, value) in bench_values() {
         memory.set(ns, entry, value).expect("declared");
@@ -47,7 +49,7 @@ static GENERATED_MEMORY: LazyLock<SlotMemory<'static>> =
     LazyLock::new(|| slots(&generated::bench::ENTRIES));
 static INTERPRETED: LazyLock<Registry> =
     LazyLock::new(|| Registry::load_strict(&agent_dir("bench")).expect("valid"));
-static INTERPRETED_MEMORY: LazyLock<SlotMemory<'static, String>> =
+static INTERPRETED_MEMORY: LazyLock<SlotMemory<'static, String, Vec<String>>> =
     LazyLock::new(|| slots(&INTERPRETED.entries));
 
 thread_local! {
@@ -61,14 +63,54 @@ mod delivery {
     #[divan::bench(args = CASE_NAMES)]
     fn a_generated(b: Bencher, case: &str) {
         let name = name_of(case);
-        let ctx = Context::for_skill(&*GENERATED_MEMORY, "bench");
+        let ctx = Context::for_skill(&*GENERATED_MEMORY, generated::bench::Skill::Bench);
         b.bench_local(|| generated::bench::deliver_name(black_box(name), &ctx));
+    }
+
+    /// The typed path: typed memory, the `Response` enum, a `Delivery`.
+    #[divan::bench(args = CASE_NAMES)]
+    fn a_typed_deliver(b: Bencher, case: &str) {
+        let memory = typed_memory();
+        let view = memory.view(generated::typed::Skill::Bench);
+        match typed_response(case) {
+            Some(response) => b.bench_local(|| view.deliver(black_box(response))),
+            None => {
+                let name = name_of(case);
+                let ctx = view.context();
+                b.bench_local(|| generated::typed::deliver_name(black_box(name), &ctx));
+            }
+        }
+    }
+
+    /// The typed path rendering into a reused buffer (no allocation).
+    #[divan::bench(args = CASE_NAMES)]
+    fn a_typed_render(b: Bencher, case: &str) {
+        use std::fmt::Write;
+        let memory = typed_memory();
+        let view = memory.view(generated::typed::Skill::Bench);
+        let mut buffer = String::with_capacity(256);
+        match typed_response(case) {
+            Some(response) => b.bench_local(|| {
+                buffer.clear();
+                let _ = view.render(black_box(response)).write_to(&mut buffer);
+                buffer.len()
+            }),
+            None => {
+                let name = name_of(case);
+                b.bench_local(|| {
+                    buffer.clear();
+                    let _ = buffer.write_str(black_box(name));
+                    buffer.len()
+                });
+            }
+        }
     }
 
     #[divan::bench(args = CASE_NAMES)]
     fn b_interpreter(b: Bencher, case: &str) {
         let name = name_of(case);
-        let ctx = Context::for_skill(&*INTERPRETED_MEMORY, "bench");
+        let ctx = Context::for_skill_id(&*INTERPRETED_MEMORY, "bench", &INTERPRETED.skills)
+            .expect("a skill of the agent");
         b.bench_local(|| INTERPRETED.deliver(black_box(name), &ctx));
     }
 
@@ -97,7 +139,7 @@ mod scaling {
         for (ns, entry, value) in scaled_values() {
             memory.set(ns, entry, value).expect("declared");
         }
-        let ctx = Context::for_skill(&memory, "bench");
+        let ctx = Context::for_skill_id(&memory, "bench", &["bench"]).expect("a skill");
         let name = scaled_name(n);
         assert_eq!(deliver(&name, &ctx).variant, Some(1));
         b.bench_local(|| deliver(black_box(&name), &ctx));
@@ -110,7 +152,7 @@ mod scaling {
         for (ns, entry, value) in scaled_values() {
             memory.set(ns, entry, value).expect("declared");
         }
-        let ctx = Context::for_skill(&memory, "bench");
+        let ctx = Context::for_skill_id(&memory, "bench", &registry.skills).expect("a skill");
         let name = scaled_name(n);
         assert_eq!(registry.deliver(&name, &ctx).variant, Some(1));
         b.bench_local(|| registry.deliver(black_box(&name), &ctx));

@@ -15,6 +15,9 @@ pub mod generated {
     pub mod bench {
         include!(concat!(env!("OUT_DIR"), "/gen_bench.rs"));
     }
+    pub mod typed {
+        include!(concat!(env!("OUT_DIR"), "/gen_typed.rs"));
+    }
     pub mod n10 {
         include!(concat!(env!("OUT_DIR"), "/gen_n10.rs"));
     }
@@ -53,6 +56,25 @@ pub fn bench_values() -> Vec<(&'static str, &'static str, utter::Value)> {
         ("bench", "count", 3.into()),
         ("bench", "fee", 2.5.into()),
     ]
+}
+
+/// The typed memory of the `typed` agent, holding what [`bench_values`]
+/// holds (and a string in the `any` entry the error case orders).
+pub fn typed_memory() -> generated::typed::Memory {
+    use generated::typed::{Memory, Reason};
+    let mut memory = Memory::new();
+    memory.bench.reason = Some(Reason::Lost);
+    memory.bench.card = Some("Visa ending 4242".into());
+    memory.bench.count = Some(3);
+    memory.bench.fee = Some(2.5);
+    memory.bench.note = Some("x".into());
+    memory
+}
+
+/// The typed agent's response for a case (`None`: the missing name).
+pub fn typed_response(case: &str) -> Option<generated::typed::Response> {
+    let name = CASES.iter().find(|(c, _)| *c == case)?.1;
+    generated::typed::Response::from_name(name)
 }
 
 /// The floor: what a response costs when it is a string constant.

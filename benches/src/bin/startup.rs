@@ -25,7 +25,7 @@ fn main() {
             for (ns, entry, value) in scaled_values() {
                 memory.set(ns, entry, value).expect("declared");
             }
-            deliver(&name, &Context::for_skill(&memory, "bench"))
+            deliver(&name, &Context::for_skill_id(&memory, "bench", &["bench"]).expect("a skill"))
                 .text
                 .into_owned()
         }
@@ -37,7 +37,7 @@ fn main() {
                 memory.set(ns, entry, value).expect("declared");
             }
             registry
-                .deliver(&name, &Context::for_skill(&memory, "bench"))
+                .deliver(&name, &Context::for_skill_id(&memory, "bench", &["bench"]).expect("a skill"))
                 .text
                 .into_owned()
         }
