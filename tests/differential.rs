@@ -19,10 +19,13 @@ pub struct Synth {
 /// accepted, and per name text, variant, rephrase and fallback.
 pub type TypedRun = (Vec<bool>, Vec<(String, Option<usize>, bool, bool)>);
 
+/// Writes to make: `(namespace, entry, value)`.
+pub type Assignments = [(String, String, Value)];
+
 /// One compiled typed synthetic registry.
 pub struct TypedSynth {
     pub seed: u64,
-    pub run: fn(&[(String, String, Value)], Option<&str>, &[String]) -> TypedRun,
+    pub run: fn(&Assignments, Option<&str>, &[String]) -> TypedRun,
 }
 
 include!(concat!(env!("OUT_DIR"), "/synth_registries.rs"));

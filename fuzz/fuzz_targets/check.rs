@@ -26,9 +26,11 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(check(&files).findings, checked.findings);
     if let Ok(registry) = lower(&checked) {
         let memory = utter::MapMemory::new();
-        for skill in [None, Some("s")] {
+        let skills = registry.skills.iter().map(|s| Some(s.as_str()));
+        for skill in [None].into_iter().chain(skills) {
             let ctx = match skill {
-                Some(s) => utter::Context::for_skill(&memory, s),
+                Some(s) => utter::Context::for_skill_id(&memory, s, &registry.skills)
+                    .expect("a skill of the registry"),
                 None => utter::Context::new(&memory),
             };
             for response in &registry.responses {

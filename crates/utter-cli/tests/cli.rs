@@ -371,3 +371,104 @@ fn check_output_is_identical_across_runs_and_listing_orders() {
     );
     assert_eq!(first, run(&b), "skill folders created in another order");
 }
+
+const PIZZA: &[(&str, &str)] = &[
+    (
+        "skills/order_pizza/memory.yml",
+        "schema:\n  public:\n    pizza_size:\n      type: categorical\n      enum_values: [small, large]\n    topping_count:\n      type: int\n",
+    ),
+    (
+        "skills/order_pizza/responses.yml",
+        "responses:\n  utter_size:\n    - text: Huge!\n      condition: session.order_pizza.pizza_size == \"huge\"\n    - text: Many!\n      condition: session.order_pizza.topping_count > \"3\"\n    - text: Which size?\n",
+    ),
+];
+
+#[test]
+fn check_reports_what_the_declared_types_decide() {
+    let dir = project("pizza", PIZZA);
+    let out = utter(&["check", dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("error[utter.validation.condition.unknown_enum_value]"),
+        "{text}"
+    );
+    assert!(
+        text.contains("skills/order_pizza/responses.yml:4:18"),
+        "the categorical at its line and column: {text}"
+    );
+    assert!(
+        text.contains("error[utter.validation.condition.type_mismatch]"),
+        "{text}"
+    );
+    assert!(
+        text.contains("skills/order_pizza/responses.yml:6:18"),
+        "the int at its line and column: {text}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn expand_shows_a_categorical_entry_as_an_enum() {
+    let files = [
+        PIZZA[0],
+        (
+            "skills/order_pizza/responses.yml",
+            "responses:\n  utter_size:\n    - text: Large!\n      condition: session.order_pizza.pizza_size == \"large\"\n    - text: Which size?\n",
+        ),
+    ];
+    let dir = project("pizza-enum", &files);
+    let out = utter(&["expand", dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let code = stdout(&out);
+    assert!(code.contains("pub enum PizzaSize {"), "{code}");
+    assert!(
+        code.contains("Small = 0,") && code.contains("Large = 1,"),
+        "{code}"
+    );
+    assert!(
+        code.contains("pub pizza_size: ::core::option::Option<PizzaSize>"),
+        "{code}"
+    );
+    assert!(
+        code.contains("pub topping_count: ::core::option::Option<i64>"),
+        "{code}"
+    );
+    let select = code
+        .lines()
+        .find(|l| l.contains("r.holds_value(&ENTRIES["))
+        .expect("the categorical comparison is an enum comparison");
+    assert!(select.contains("], 1) { Some(0) }"), "{select}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn render_refuses_a_memory_value_of_the_wrong_type() {
+    let dir = project("pizza-memory", PIZZA);
+    let memory = dir.join("memory.json");
+    std::fs::write(&memory, "{\"order_pizza\": {\"topping_count\": \"three\"}}").unwrap();
+    let files = [
+        PIZZA[0],
+        (
+            "skills/order_pizza/responses.yml",
+            "responses:\n  utter_size:\n    - text: Which size?\n",
+        ),
+    ];
+    let dir = project("pizza-memory-valid", &files);
+    let out = utter(&[
+        "render",
+        dir.to_str().unwrap(),
+        "utter_size",
+        "--memory",
+        memory.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    assert!(
+        stderr(&out).contains(
+            "memory entry `order_pizza.topping_count` is declared `int`; refused 'three' (str)"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
