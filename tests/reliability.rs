@@ -235,3 +235,140 @@ fn collect_strings(file: &syn::File, out: &mut Vec<String>) {
     }
     syn::visit::Visit::visit_file(&mut Strings(out), file);
 }
+
+/// A temporary agent folder on disk holding `files`.
+fn disk_project(name: &str, files: &[(&str, &str)]) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("utter-fs-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for (path, text) in files {
+        let path = dir.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    dir
+}
+
+fn check_dir(dir: &std::path::Path) -> utter_compiler::Checked {
+    check(&utter_compiler::ProjectFiles::read(dir).expect("the folder reads"))
+}
+
+const HELLO: &str = "responses:\n  utter_hi:\n    - text: Hi\n";
+
+#[test]
+fn symlinks_out_of_the_agent_folder_are_refused_unread() {
+    use std::os::unix::fs::symlink;
+    let secret = std::env::temp_dir().join(format!("utter-secret-{}", std::process::id()));
+    std::fs::write(&secret, "responses:\n  SECRET_TOKEN_12345: [x\n").unwrap();
+    let dir = disk_project("outside", &[("skills/a/responses.yml", HELLO)]);
+    symlink(&secret, dir.join("responses.yml")).unwrap();
+    symlink("/dev/zero", dir.join("memory.yml")).unwrap();
+    let checked = check_dir(&dir);
+    let refused = with_code(&checked, codes::IO_REFUSED);
+    assert_eq!(refused.len(), 2, "{:?}", checked.findings);
+    assert!(
+        refused
+            .iter()
+            .all(|f| f.message.contains("outside the agent folder"))
+    );
+    let shown = format!("{:?}", checked.findings);
+    assert!(
+        !shown.contains("SECRET_TOKEN"),
+        "the target's content is never shown"
+    );
+    // A link inside the folder is followed.
+    std::fs::remove_file(dir.join("responses.yml")).unwrap();
+    symlink(
+        dir.join("skills/a/responses.yml"),
+        dir.join("responses.yml"),
+    )
+    .unwrap();
+    std::fs::remove_file(dir.join("memory.yml")).unwrap();
+    let checked = check_dir(&dir);
+    assert!(
+        with_code(&checked, codes::IO_REFUSED).is_empty(),
+        "{:?}",
+        checked.findings
+    );
+    assert!(checked.responses.contains_key("utter_hi"));
+    let _ = std::fs::remove_dir_all(dir);
+    let _ = std::fs::remove_file(secret);
+}
+
+#[test]
+fn special_files_are_never_opened() {
+    let dir = disk_project("fifo", &[]);
+    let fifo = dir.join("responses.yml");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        eprintln!("skipped: mkfifo is not available");
+        return;
+    }
+    // Opening a FIFO for reading blocks until a writer comes: it must not be opened.
+    let checked = check_dir(&dir);
+    let refused = with_code(&checked, codes::IO_REFUSED);
+    assert_eq!(refused.len(), 1, "{:?}", checked.findings);
+    assert!(refused[0].message.contains("not a regular file"));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn reads_are_bounded_whatever_the_size_says() {
+    let path = std::path::Path::new("/dev/zero");
+    let read = utter_compiler::load::project::read_bounded(path, 1024).unwrap();
+    assert_eq!(read, Err(1025), "stops one byte past the limit");
+}
+
+#[test]
+fn what_is_ignored_is_said() {
+    use std::os::unix::fs::symlink;
+    let dir = disk_project(
+        "ignored",
+        &[
+            ("skills/notes.md", "not a skill"),
+            ("skills/a/responses.yml", HELLO),
+            ("skills/a/sub/responses.yml", HELLO),
+            ("skills/a/tools/helper.py", "pass"),
+        ],
+    );
+    symlink(dir.join("nowhere"), dir.join("skills/dangling")).unwrap();
+    let checked = check_dir(&dir);
+    let ignored: Vec<(&str, &str)> = with_code(&checked, codes::IO_IGNORED)
+        .iter()
+        .map(|f| (f.file.as_str(), f.message.as_str()))
+        .collect();
+    assert_eq!(ignored.len(), 3, "{ignored:?}");
+    assert!(ignored.iter().any(
+        |(f, m)| *f == "skills/notes.md" && m.contains("not a skill")
+            || m.contains("only skill folders")
+    ));
+    assert!(
+        ignored
+            .iter()
+            .any(|(f, m)| *f == "skills/dangling" && m.contains("symlink to nothing"))
+    );
+    assert!(
+        ignored
+            .iter()
+            .any(|(f, m)| *f == "skills/a/sub" && m.contains("not nested"))
+    );
+    assert!(!checked.has_errors(), "{:?}", checked.findings);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn names_with_control_characters_are_refused() {
+    let dir = disk_project("odd", &[("skills/ok/responses.yml", HELLO)]);
+    std::fs::create_dir_all(dir.join("skills/bad\nname")).unwrap();
+    let files = utter_compiler::ProjectFiles::read(&dir).unwrap();
+    assert_eq!(files.skills, ["ok"]);
+    assert!(
+        files
+            .scanned
+            .iter()
+            .all(|p| !p.to_string_lossy().contains('\n'))
+    );
+    let checked = check(&files);
+    assert_eq!(with_code(&checked, codes::IO_REFUSED).len(), 1);
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -129,11 +129,26 @@ impl Builder {
         directives: &mut impl Write,
     ) -> Result<Output, Error> {
         let write_err = |e: io::Error| Error::Write(out_path.to_path_buf(), e);
-        // Folders too, so that a new skill folder or file is noticed.
-        let _ = writeln!(directives, "cargo::rerun-if-changed={}", dir.display());
         let files = ProjectFiles::read(dir).map_err(Error::Read)?;
-        for path in &files.scanned {
-            let _ = writeln!(directives, "cargo::rerun-if-changed={}", path.display());
+        // Folders too (cargo watches a folder's whole tree), so that a new
+        // skill folder or file is noticed; only paths that exist, each once.
+        let mut tracked = std::collections::BTreeSet::new();
+        let mut untracked = false;
+        for path in std::iter::once(&dir.to_path_buf()).chain(&files.scanned) {
+            match directive_path(path) {
+                Some(path) => {
+                    if tracked.insert(path.clone()) {
+                        let _ = writeln!(directives, "cargo::rerun-if-changed={path}");
+                    }
+                }
+                None => untracked = true,
+            }
+        }
+        if untracked {
+            let _ = writeln!(
+                directives,
+                "cargo::warning=utter: a path that is not UTF-8 or holds a control character is not tracked for rebuilds"
+            );
         }
         let checked = check(&files);
         let warnings = report(&checked, &self.dir.display().to_string(), directives);
@@ -161,6 +176,13 @@ impl Builder {
     }
 }
 
+/// `path` as it may stand in a cargo directive: UTF-8 without control
+/// characters (a newline would start a directive of its own); else `None`.
+fn directive_path(path: &Path) -> Option<String> {
+    let text = path.to_str()?;
+    (!text.chars().any(char::is_control)).then(|| text.to_owned())
+}
+
 /// Prints every finding as cargo directives; returns the warning count.
 fn report(checked: &Checked, prefix: &str, directives: &mut impl Write) -> usize {
     let mut warnings = 0;
@@ -179,6 +201,16 @@ fn report(checked: &Checked, prefix: &str, directives: &mut impl Write) -> usize
         };
         let message = codegen::error_message(finding, checked, prefix);
         for line in message.lines().filter(|l| !l.trim().is_empty()) {
+            // Data from the YAML files is shown, never obeyed: no control
+            // character reaches cargo (or the terminal) as it is.
+            let line: String = line
+                .chars()
+                .map(|c| match c {
+                    '\t' => "\t".to_owned(),
+                    c if c.is_control() => c.escape_unicode().to_string(),
+                    c => c.to_string(),
+                })
+                .collect();
             let _ = writeln!(directives, "{directive}{line}");
         }
     }

@@ -42,7 +42,7 @@ fn a_valid_project_writes_formatted_code_and_tracks_folders() {
         dir.join("skills"),
         dir.join("skills/s"),
         dir.join("responses.yml"),
-        dir.join("skills/s/memory.yml"),
+        dir.join("skills/s/responses.yml"),
     ] {
         let line = format!("cargo::rerun-if-changed={}", tracked.display());
         assert!(
@@ -50,6 +50,21 @@ fn a_valid_project_writes_formatted_code_and_tracks_folders() {
             "missing {line} in\n{directives}"
         );
     }
+    // A missing optional file is not tracked: cargo would rerun the build
+    // script on every build. Every directive is printed once.
+    for missing in ["skills/s/memory.yml", "skills/s/skill.md"] {
+        let line = format!("cargo::rerun-if-changed={}", dir.join(missing).display());
+        assert!(
+            !directives.lines().any(|l| l == line),
+            "{line} in\n{directives}"
+        );
+    }
+    let tracking: Vec<&str> = directives
+        .lines()
+        .filter(|l| l.starts_with("cargo::rerun-if-changed="))
+        .collect();
+    let unique: std::collections::BTreeSet<&&str> = tracking.iter().collect();
+    assert_eq!(unique.len(), tracking.len(), "{directives}");
     assert!(directives.contains("cargo::warning=agent/skills/s/responses.yml:3:14: utter.validation.response.unknown_placeholder"), "{directives}");
     assert!(!directives.contains("cargo::error="), "{directives}");
     assert_eq!(output.warnings, 1);
@@ -117,4 +132,30 @@ fn a_missing_folder_is_an_error_naming_it() {
             .contains("utter-build-test-definitely-missing"),
         "{err}"
     );
+}
+
+#[test]
+fn a_folder_name_never_becomes_a_directive() {
+    let dir = temp_project(
+        "inject",
+        &[("responses.yml", "responses:\n  utter_hi:\n    - text: Hi\n")],
+    );
+    let evil = dir.join("skills/x\ncargo::rustc-env=INJECTED=pwned");
+    std::fs::create_dir_all(&evil).unwrap();
+    std::fs::write(evil.join("responses.yml"), "responses: {}\n").unwrap();
+    let mut directives = Vec::new();
+    let result = Builder::new("agent").compile_paths(&dir, &dir.join("out.rs"), &mut directives);
+    let directives = String::from_utf8(directives).unwrap();
+    for line in directives.lines() {
+        assert!(
+            line.starts_with("cargo::rerun-if-changed=")
+                || line.starts_with("cargo::warning=")
+                || line.starts_with("cargo::error="),
+            "a line cargo would obey: {line:?}"
+        );
+        assert!(!line.starts_with("cargo::rustc-env"), "{directives}");
+    }
+    assert!(directives.contains("utter.io.refused"), "{directives}");
+    assert!(matches!(result, Err(Error::Findings(1))), "{result:?}");
+    let _ = std::fs::remove_dir_all(dir);
 }

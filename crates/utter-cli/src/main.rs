@@ -267,8 +267,20 @@ fn cmd_render(
     let mut memory = SlotMemory::new(&registry.entries);
     if let Some(path) = memory_file {
         let label = path.display().to_string();
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| Fatal(format!("cannot read memory file `{label}`: {e}")))?;
+        let limit = utter_compiler::load::project::MAX_FILE_BYTES;
+        let bytes = utter_compiler::load::project::read_bounded(path, limit)
+            .map_err(|e| Fatal(format!("cannot read memory file `{label}`: {e}")))?
+            .map_err(|_| {
+                Fatal(format!(
+                    "memory file `{label}` is larger than {limit} bytes; utter reads memory files of at most that size"
+                ))
+            })?;
+        let text = String::from_utf8(bytes).map_err(|e| {
+            Fatal(format!(
+                "memory file `{label}` is not UTF-8 (at byte {})",
+                e.utf8_error().valid_up_to()
+            ))
+        })?;
         let assignments = memory_json::parse(&text).map_err(|e| Fatal(format!("{label}:{e}")))?;
         for a in assignments {
             let (line, column) = (a.line, a.column);

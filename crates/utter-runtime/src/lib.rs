@@ -92,18 +92,37 @@ pub mod __private {
     pub struct Response {
         pub name: &'static str,
         pub variants: &'static [Variant],
+        /// Set by the generator when the delivery never depends on memory:
+        /// no variant is conditioned and the default's text is literal.
+        pub constant: Option<Constant>,
     }
 
-    /// The delivery of `response` once `selected` (the variant index, if
-    /// any) is known: rendered from `reader`, or the fail-closed name.
+    /// The delivery of a response that never depends on memory.
+    pub struct Constant {
+        pub text: &'static str,
+        pub variant: usize,
+        pub rephrase: bool,
+    }
+
+    /// Delivers `response`: a constant one without selecting, any other
+    /// through its generated `select`, rendered from `reader`.
     #[inline]
     pub fn deliver<R: Reader>(
         response: &'static Response,
         entries: &'static [Entry],
         reader: &R,
-        selected: Option<usize>,
+        select: impl FnOnce(&R) -> Option<usize>,
     ) -> Delivery<'static> {
-        match selected {
+        if let Some(constant) = &response.constant {
+            return Delivery {
+                text: ::std::borrow::Cow::Borrowed(constant.text),
+                response: response.name,
+                variant: Some(constant.variant),
+                rephrase: constant.rephrase,
+                fallback: false,
+            };
+        }
+        match select(reader) {
             Some(index) => {
                 let variant = &response.variants[index];
                 Delivery {

@@ -52,9 +52,9 @@ fn compiled_module(items: TokenStream) -> TokenStream {
             use ::core::option::Option::{self, None, Some};
             use ::core::result::Result::Ok;
             use ::utter::__private::{
-                Context, Delivery, Entry, Piece, Reader, Rendered, Response, Variant, compare, eq_bool,
-                eq_float, eq_int, eq_str, holds, ord_float, ord_int, ord_str,
-                deliver as deliver_selected, rendered as render_selected,
+                Constant, Context, Delivery, Entry, Piece, Reader, Rendered, Response, Variant, compare,
+                eq_bool, eq_float, eq_int, eq_str, holds, ord_float, ord_int, ord_str,
+                deliver as deliver_compiled, rendered as render_selected,
             };
             use ::utter::{CmpOp::{Eq, Ge, Gt, Le, Lt, Ne}, EntryType, py_eq};
             use ::utter::Piece::{Bare, Session, Text};

@@ -59,6 +59,19 @@ pub fn response_doc(response: &Response) -> Vec<String> {
     doc
 }
 
+/// The text, variant and rephrase flag of a response whose delivery never
+/// depends on memory: no variant is conditioned, and the default's text has
+/// no placeholder (what `render` would borrow as it is).
+fn constant_delivery(response: &Response) -> Option<(&str, usize, bool)> {
+    if response.variants.iter().any(|v| v.condition.is_some()) {
+        return None;
+    }
+    let index = response.default?;
+    let variant = &response.variants[index];
+    let text = utter::literal_text(&variant.pieces)?;
+    Some((text, index, variant.rephrase))
+}
+
 /// Per response: its items (texts, selection fn) and its table entry.
 fn response_items(
     index: usize,
@@ -106,7 +119,15 @@ fn response_items(
             #body
         }
     });
-    let entry = quote!(Response { name: #name, variants: &[#(#variants),*] });
+    let constant = match constant_delivery(response) {
+        Some((text, variant, rephrase)) => {
+            let text = lit_str(text);
+            let variant = Literal::usize_unsuffixed(variant);
+            quote!(Some(Constant { text: #text, variant: #variant, rephrase: #rephrase }))
+        }
+        None => quote!(None),
+    };
+    let entry = quote!(Response { name: #name, variants: &[#(#variants),*], constant: #constant });
     (quote!(#(#items)*), entry)
 }
 
@@ -117,7 +138,7 @@ pub fn skeleton_responses(names: &[String]) -> TokenStream {
     let names = names.iter().map(|n| lit_str(n));
     let entry_points = entry_points(quote!(None));
     quote! {
-        pub static RESPONSES: [Response; #count] = [#(Response { name: #names, variants: &[] }),*];
+        pub static RESPONSES: [Response; #count] = [#(Response { name: #names, variants: &[], constant: None }),*];
         #entry_points
     }
 }
@@ -126,6 +147,7 @@ pub fn skeleton_responses(names: &[String]) -> TokenStream {
 fn entry_points(select_body: TokenStream) -> TokenStream {
     quote! {
         /// The variant of response number `response` to deliver.
+        #[inline]
         pub fn select<R: Reader>(response: usize, r: &R) -> Option<usize> {
             #select_body
         }
@@ -133,7 +155,7 @@ fn entry_points(select_body: TokenStream) -> TokenStream {
         /// Delivers response number `response` from `r`.
         #[inline]
         pub fn deliver<R: Reader>(response: usize, r: &R) -> Delivery<'static> {
-            deliver_selected(&RESPONSES[response], &ENTRIES, r, select(response, r))
+            deliver_compiled(&RESPONSES[response], &ENTRIES, r, |r| select(response, r))
         }
 
         /// Selects response number `response` without rendering it.

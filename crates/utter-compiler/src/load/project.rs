@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::io;
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
 /// The files utter reads in every skill folder.
@@ -24,10 +24,59 @@ pub struct ProjectFiles {
     pub files: BTreeMap<String, Vec<u8>>,
     /// Skill ids: the folder names under `skills/`.
     pub skills: Vec<String>,
-    /// Every folder listed and file read (or looked for), for rebuild tracking.
+    /// Every folder listed and file read, for rebuild tracking (only paths
+    /// that exist: a missing optional file would rebuild on every build).
     pub scanned: Vec<PathBuf>,
     /// Files over [`MAX_FILE_BYTES`], with their size: not read.
     pub oversized: BTreeMap<String, u64>,
+    /// What was found and not read, and why: each becomes a finding.
+    pub skipped: Vec<(String, Skipped)>,
+}
+
+/// Why a path in the agent folder was not read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Skipped {
+    /// A symlink whose target lies outside the agent folder: never followed
+    /// (it could show a secret in a finding, or read a device).
+    OutsideLink(PathBuf),
+    /// A symlink to nothing.
+    Dangling,
+    /// A FIFO, socket or device where a file is expected: never opened
+    /// (reading one can hang or never end).
+    NotAFile,
+    /// A name with a control character (a newline would become a cargo
+    /// directive) or that is not UTF-8.
+    OddName,
+    /// A plain file directly under `skills/`, where skill folders go.
+    FileInSkills,
+    /// A folder inside a skill folder that holds agent files: skills are
+    /// not nested, so they are not read.
+    Nested,
+}
+
+impl Skipped {
+    /// Whether the project is refused for it (else it is only reported).
+    pub fn is_error(&self) -> bool {
+        matches!(
+            self,
+            Skipped::OutsideLink(_) | Skipped::NotAFile | Skipped::OddName
+        )
+    }
+
+    /// What a finding says of it.
+    pub fn message(&self) -> String {
+        match self {
+            Skipped::OutsideLink(target) => format!(
+                "is a symlink to `{}`, outside the agent folder; utter follows symlinks only within the agent folder, so it was not read (copy the file in, or link to a file inside the folder)",
+                target.display()
+            ),
+            Skipped::Dangling => "is a symlink to nothing; it is ignored".to_owned(),
+            Skipped::NotAFile => "is not a regular file (a FIFO, socket or device); it was not opened".to_owned(),
+            Skipped::OddName => "has a name with a control character, or one that is not UTF-8; rename it (it was not read, and no build directive names it)".to_owned(),
+            Skipped::FileInSkills => "is a file directly under `skills/`, where only skill folders are read; it is ignored".to_owned(),
+            Skipped::Nested => "is a folder inside a skill folder holding agent files; skills are not nested, so it is not read (move it to `skills/<id>/`)".to_owned(),
+        }
+    }
 }
 
 /// The project cannot be read at all.
@@ -35,7 +84,6 @@ pub struct ProjectFiles {
 pub enum ReadError {
     NotADirectory(PathBuf),
     Io { path: PathBuf, error: io::Error },
-    NonUtf8Name(PathBuf),
 }
 
 impl fmt::Display for ReadError {
@@ -49,9 +97,6 @@ impl fmt::Display for ReadError {
                 )
             }
             ReadError::Io { path, error } => write!(f, "cannot read `{}`: {error}", path.display()),
-            ReadError::NonUtf8Name(p) => {
-                write!(f, "skill folder name `{}` is not valid UTF-8", p.display())
-            }
         }
     }
 }
@@ -70,22 +115,73 @@ enum Found {
     Nothing,
     Bytes(Vec<u8>),
     TooLarge(u64),
+    Skipped(Skipped),
+}
+
+/// Whether `name` may be read and named in a build directive.
+fn plain_name(name: &str) -> bool {
+    !name.chars().any(char::is_control)
+}
+
+/// Reads at most `limit` bytes of `path` when it is a regular file; the
+/// read itself is bounded, whatever the file system says of its size.
+pub fn read_bounded(path: &Path, limit: u64) -> io::Result<Result<Vec<u8>, u64>> {
+    let file = std::fs::File::open(path)?;
+    let mut bytes = Vec::new();
+    file.take(limit + 1).read_to_end(&mut bytes)?;
+    let len = bytes.len() as u64;
+    Ok(if len > limit { Err(len) } else { Ok(bytes) })
+}
+
+/// What a path in the agent folder is, following a symlink only when its
+/// target lies inside `root` (canonical).
+enum Kind {
+    Missing,
+    File,
+    Dir,
+    Skipped(Skipped),
+}
+
+fn kind(path: &Path, root: &Path) -> Result<Kind, ReadError> {
+    let link = match std::fs::symlink_metadata(path) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Kind::Missing),
+        Err(e) => return Err(io_error(path)(e)),
+    };
+    if link.file_type().is_symlink() {
+        let target = match std::fs::canonicalize(path) {
+            Ok(target) => target,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                return Ok(Kind::Skipped(Skipped::Dangling));
+            }
+            Err(e) => return Err(io_error(path)(e)),
+        };
+        if !target.starts_with(root) {
+            return Ok(Kind::Skipped(Skipped::OutsideLink(target)));
+        }
+    }
+    let meta = std::fs::metadata(path).map_err(io_error(path))?;
+    Ok(if meta.is_dir() {
+        Kind::Dir
+    } else if meta.is_file() {
+        Kind::File
+    } else {
+        Kind::Skipped(Skipped::NotAFile)
+    })
 }
 
 /// Reads `path` if it is a file of at most [`MAX_FILE_BYTES`].
-fn read_optional(path: &Path) -> Result<Found, ReadError> {
-    let size = match std::fs::metadata(path) {
-        Ok(meta) => meta.len(),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Found::Nothing),
-        Err(e) => return Err(io_error(path)(e)),
-    };
-    if size > MAX_FILE_BYTES {
-        return Ok(Found::TooLarge(size));
-    }
-    match std::fs::read(path) {
-        Ok(bytes) => Ok(Found::Bytes(bytes)),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(Found::Nothing),
-        Err(e) => Err(io_error(path)(e)),
+fn read_optional(path: &Path, root: &Path) -> Result<Found, ReadError> {
+    match kind(path, root)? {
+        Kind::Missing => Ok(Found::Nothing),
+        Kind::Dir => Ok(Found::Skipped(Skipped::NotAFile)),
+        Kind::Skipped(why) => Ok(Found::Skipped(why)),
+        Kind::File => match read_bounded(path, MAX_FILE_BYTES) {
+            Ok(Ok(bytes)) => Ok(Found::Bytes(bytes)),
+            Ok(Err(size)) => Ok(Found::TooLarge(size)),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(Found::Nothing),
+            Err(e) => Err(io_error(path)(e)),
+        },
     }
 }
 
@@ -95,6 +191,7 @@ impl ProjectFiles {
         if !dir.is_dir() {
             return Err(ReadError::NotADirectory(dir.to_path_buf()));
         }
+        let root = std::fs::canonicalize(dir).map_err(io_error(dir))?;
         let mut project = ProjectFiles {
             root: Some(dir.to_path_buf()),
             ..Default::default()
@@ -102,54 +199,105 @@ impl ProjectFiles {
         project.scanned.push(dir.to_path_buf());
         for name in ROOT_FILES {
             let path = dir.join(name);
-            project.take(name.to_string(), read_optional(&path)?);
-            project.scanned.push(path);
+            project.take(
+                name.to_string(),
+                path,
+                read_optional(&dir.join(name), &root)?,
+            );
         }
         let skills_dir = dir.join("skills");
-        if skills_dir.is_dir() {
-            project.scanned.push(skills_dir.clone());
-            let mut ids = Vec::new();
-            for entry in std::fs::read_dir(&skills_dir).map_err(io_error(&skills_dir))? {
-                let entry = entry.map_err(io_error(&skills_dir))?;
-                let path = entry.path();
-                if !path.is_dir() {
-                    continue;
-                }
-                let name = entry
-                    .file_name()
-                    .into_string()
-                    .map_err(|_| ReadError::NonUtf8Name(path.clone()))?;
-                if name.starts_with('_') || name.starts_with('.') {
-                    continue;
-                }
-                ids.push(name);
+        match kind(&skills_dir, &root)? {
+            Kind::Dir => {}
+            Kind::Missing => return Ok(project),
+            Kind::File => {
+                project
+                    .skipped
+                    .push(("skills".to_owned(), Skipped::FileInSkills));
+                return Ok(project);
             }
-            // Directory order is the sorted order, whatever the OS lists.
-            ids.sort();
-            for id in &ids {
-                let skill_dir = skills_dir.join(id);
-                project.scanned.push(skill_dir.clone());
-                for name in SKILL_FILES {
-                    let path = skill_dir.join(name);
-                    project.take(format!("skills/{id}/{name}"), read_optional(&path)?);
-                    project.scanned.push(path);
-                }
+            Kind::Skipped(why) => {
+                project.skipped.push(("skills".to_owned(), why));
+                return Ok(project);
             }
-            project.skills = ids;
         }
+        project.scanned.push(skills_dir.clone());
+        let mut ids = Vec::new();
+        for entry in std::fs::read_dir(&skills_dir).map_err(io_error(&skills_dir))? {
+            let entry = entry.map_err(io_error(&skills_dir))?;
+            let path = entry.path();
+            let Ok(name) = entry.file_name().into_string() else {
+                let shown = entry.file_name().to_string_lossy().into_owned();
+                project
+                    .skipped
+                    .push((format!("skills/{shown}"), Skipped::OddName));
+                continue;
+            };
+            if name.starts_with('_') || name.starts_with('.') {
+                continue;
+            }
+            let label = format!("skills/{name}");
+            if !plain_name(&name) {
+                project.skipped.push((label, Skipped::OddName));
+                continue;
+            }
+            match kind(&path, &root)? {
+                Kind::Dir => ids.push(name),
+                Kind::File => project.skipped.push((label, Skipped::FileInSkills)),
+                Kind::Missing => {}
+                Kind::Skipped(why) => project.skipped.push((label, why)),
+            }
+        }
+        // Directory order is the sorted order, whatever the OS lists.
+        ids.sort();
+        for id in &ids {
+            let skill_dir = skills_dir.join(id);
+            project.scanned.push(skill_dir.clone());
+            for name in SKILL_FILES {
+                let path = skill_dir.join(name);
+                let found = read_optional(&path, &root)?;
+                project.take(format!("skills/{id}/{name}"), path, found);
+            }
+            project.report_nested(&skill_dir, id, &root)?;
+        }
+        project.skills = ids;
         Ok(project)
     }
 
-    fn take(&mut self, label: String, found: Found) {
+    /// Folders inside a skill folder that hold agent files: reported, not read.
+    fn report_nested(&mut self, skill_dir: &Path, id: &str, root: &Path) -> Result<(), ReadError> {
+        let mut nested = Vec::new();
+        for entry in std::fs::read_dir(skill_dir).map_err(io_error(skill_dir))? {
+            let entry = entry.map_err(io_error(skill_dir))?;
+            let path = entry.path();
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.starts_with('.') || !matches!(kind(&path, root)?, Kind::Dir) {
+                continue;
+            }
+            if SKILL_FILES.iter().any(|f| path.join(f).exists()) {
+                nested.push(format!("skills/{id}/{name}"));
+            }
+        }
+        nested.sort();
+        self.skipped
+            .extend(nested.into_iter().map(|label| (label, Skipped::Nested)));
+        Ok(())
+    }
+
+    fn take(&mut self, label: String, path: PathBuf, found: Found) {
         match found {
-            Found::Nothing => {}
+            Found::Nothing => return,
             Found::Bytes(bytes) => {
                 self.files.insert(label, bytes);
             }
             Found::TooLarge(size) => {
                 self.oversized.insert(label, size);
             }
+            Found::Skipped(why) => {
+                self.skipped.push((label, why));
+                return;
+            }
         }
+        self.scanned.push(path);
     }
 
     /// An in-memory project (tests, fuzzing): `(path, text)` pairs; skills are

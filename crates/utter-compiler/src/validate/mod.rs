@@ -274,6 +274,20 @@ pub fn check(files: &ProjectFiles) -> Checked {
         ));
     }
 
+    for (label, why) in &files.skipped {
+        let (code, severity) = if why.is_error() {
+            (codes::IO_REFUSED, Severity::Error)
+        } else {
+            (codes::IO_IGNORED, Severity::Warning)
+        };
+        findings.push(SourceFile::new(label.clone(), "").finding(
+            code,
+            severity,
+            0..0,
+            why.message(),
+        ));
+    }
+
     // Skill ids the reference engine refuses.
     for id in &files.skills {
         let folder = format!("skills/{id}");
