@@ -176,6 +176,18 @@ impl SourceFile {
         (line + 1, column + 1)
     }
 
+    /// The byte range of the line holding `offset`, without its `\n`.
+    pub fn line_range(&self, offset: usize) -> Range<usize> {
+        let offset = offset.min(self.text.len());
+        let line = self.line_starts.partition_point(|&s| s <= offset) - 1;
+        let start = self.line_starts[line];
+        let end = self
+            .line_starts
+            .get(line + 1)
+            .map_or(self.text.len(), |next| next - 1);
+        start..end.max(start)
+    }
+
     /// The largest char boundary at or before `offset`, within the text.
     pub fn floor_boundary(&self, offset: usize) -> usize {
         let mut offset = offset.min(self.text.len());
@@ -223,10 +235,15 @@ pub fn render_finding(finding: &Finding, source: Option<&SourceFile>) -> String 
     // with the file, and the underline stays on that line.
     let line = source.filter(|s| !s.text.is_empty()).map(|source| {
         let start = source.floor_boundary(finding.span.start);
-        let line_start = source.text[..start].rfind('\n').map_or(0, |i| i + 1);
-        let line_end = source.text[start..]
-            .find(['\n', '\r'])
-            .map_or(source.text.len(), |i| start + i);
+        // From the line index, so each finding costs O(log n) however long
+        // its line; a lone `\r` still ends the snippet.
+        let line = source.line_range(start);
+        let (line_start, mut line_end) = (line.start, line.end);
+        if line_end - line_start <= MAX_SNIPPET_LINE
+            && let Some(cr) = source.text[start..line_end].find('\r')
+        {
+            line_end = start + cr;
+        }
         let end = source
             .floor_boundary(finding.span.end)
             .clamp(start, line_end);
@@ -277,13 +294,40 @@ pub fn did_you_mean<'c>(
     word: &str,
     candidates: impl IntoIterator<Item = &'c str>,
 ) -> Option<&'c str> {
-    let limit = (word.chars().count() / 3).max(1);
-    candidates
-        .into_iter()
-        .map(|c| (utter::edit_distance(word, c, limit), c))
-        .filter(|(d, _)| *d <= limit)
-        .min()
-        .map(|(_, c)| c)
+    let word_len = word.chars().count();
+    let limit = (word_len / 3).max(1);
+    let mut best: Option<(usize, &'c str)> = None;
+    for candidate in candidates {
+        // Each comparison is paid from a per-thread budget, so a project of
+        // thousands of typos against thousands of names stays linear: once
+        // it is spent, findings come without hints.
+        let cost = word_len.min(MAX_HINT_CHARS) * candidate.len().min(MAX_HINT_CHARS) + 1;
+        if !HINT_BUDGET.with(|b| b.get().checked_sub(cost).map(|left| b.set(left)).is_some()) {
+            return None;
+        }
+        if word_len > MAX_HINT_CHARS || candidate.len() > MAX_HINT_CHARS * 4 {
+            continue;
+        }
+        let d = utter::edit_distance(word, candidate, limit);
+        if d <= limit && best.is_none_or(|b| (d, candidate) < b) {
+            best = Some((d, candidate));
+        }
+    }
+    best.map(|(_, c)| c)
+}
+
+/// Names longer than this get no did-you-mean (nobody misspells them).
+const MAX_HINT_CHARS: usize = 64;
+/// Character comparisons did-you-mean may spend per check of a project.
+const HINT_BUDGET_CELLS: usize = 4_000_000;
+
+thread_local! {
+    static HINT_BUDGET: std::cell::Cell<usize> = const { std::cell::Cell::new(HINT_BUDGET_CELLS) };
+}
+
+/// Refills the did-you-mean budget: called at the start of each check.
+pub fn reset_hint_budget() {
+    HINT_BUDGET.with(|b| b.set(HINT_BUDGET_CELLS));
 }
 
 #[cfg(test)]

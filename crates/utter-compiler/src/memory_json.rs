@@ -42,19 +42,7 @@ struct Reader<'s> {
 }
 
 fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let mut offset = offset.min(text.len());
-    while !text.is_char_boundary(offset) {
-        offset -= 1;
-    }
-    let before = &text[..offset];
-    let line = before.matches('\n').count() + 1;
-    let column = before
-        .rfind('\n')
-        .map_or(before, |i| &before[i + 1..])
-        .chars()
-        .count()
-        + 1;
-    (line, column)
+    crate::diagnostics::SourceFile::new("", text).line_col(offset)
 }
 
 impl<'s> Reader<'s> {
@@ -175,6 +163,7 @@ impl<'s> Reader<'s> {
         self.enter(start)?;
         self.expect(b'{', "`{`")?;
         let mut pairs: Vec<(String, usize, T)> = Vec::new();
+        let mut keys: std::collections::HashSet<String> = std::collections::HashSet::new();
         self.skip_ws();
         if self.peek() == Some(b'}') {
             self.pos += 1;
@@ -191,7 +180,7 @@ impl<'s> Reader<'s> {
                 ));
             }
             let key = self.string()?;
-            if pairs.iter().any(|(k, _, _)| *k == key) {
+            if !keys.insert(key.clone()) {
                 return Err(self.error(key_at, format!("duplicate key \"{key}\"")));
             }
             self.expect(b':', "`:`")?;
@@ -388,9 +377,11 @@ pub fn parse(text: &str) -> Result<Vec<Assignment>, JsonError> {
         ));
     }
     let mut out = Vec::new();
+    // One line index for every position: O(log n) each.
+    let source = crate::diagnostics::SourceFile::new("", text);
     for (namespace, _, entries) in namespaces {
         for (entry, offset, value) in entries {
-            let (line, column) = line_col(text, offset);
+            let (line, column) = source.line_col(offset);
             out.push(Assignment {
                 namespace: namespace.clone(),
                 entry,

@@ -91,9 +91,9 @@ pub const RESERVED_TYPES: &[&str] = &["Response", "Skill", "Memory", "View"];
 
 /// Names the typed memory of `decls` (sorted by namespace, then name).
 pub fn typed_names(decls: &[MemoryDecl]) -> TypedNames {
+    use std::collections::{HashMap, HashSet};
     let mut out = TypedNames::default();
-    let mut types: Vec<String> = RESERVED_TYPES.iter().map(|s| (*s).to_owned()).collect();
-    let mut namespace_fields: Vec<String> = Vec::new();
+    let mut types: HashSet<String> = RESERVED_TYPES.iter().map(|s| (*s).to_owned()).collect();
     for decl in decls {
         if out
             .namespaces
@@ -103,19 +103,23 @@ pub fn typed_names(decls: &[MemoryDecl]) -> TypedNames {
             let field = field_name(&decl.namespace);
             let struct_name = format!("{}Memory", variant_name(&decl.namespace));
             out.namespaces
-                .push((decl.namespace.clone(), field.clone(), struct_name.clone()));
-            namespace_fields.push(field);
-            types.push(struct_name);
+                .push((decl.namespace.clone(), field, struct_name.clone()));
+            types.insert(struct_name);
         }
     }
-    let mut enum_names: Vec<String> = Vec::new();
+    // How many categorical entries share each enum name: a shared one is
+    // prefixed by its namespace everywhere.
+    let mut plain_count: HashMap<String, usize> = HashMap::new();
+    for decl in decls
+        .iter()
+        .filter(|d| d.ty == utter::EntryType::Categorical)
+    {
+        *plain_count.entry(variant_name(&decl.name)).or_default() += 1;
+    }
+    let mut fields: HashSet<(&str, String)> = HashSet::new();
     for (index, decl) in decls.iter().enumerate() {
         let field = field_name(&decl.name);
-        if decls[..index]
-            .iter()
-            .zip(&out.entries)
-            .any(|(d, e)| d.namespace == decl.namespace && e.field == field)
-        {
+        if !fields.insert((decl.namespace.as_str(), field.clone())) {
             out.collisions.push((
                 index,
                 format!("entry `{}` is spelled `{field}` in generated Rust, like another entry of `{}`; rename one of them", decl.name, decl.namespace),
@@ -128,20 +132,14 @@ pub fn typed_names(decls: &[MemoryDecl]) -> TypedNames {
         if decl.ty == utter::EntryType::Categorical {
             let plain = variant_name(&decl.name);
             let prefixed = format!("{}{plain}", variant_name(&decl.namespace));
-            let taken = |n: &str| types.iter().any(|t| t == n) || enum_names.iter().any(|t| t == n);
-            // A name two namespaces share is prefixed in both.
-            let shared = decls.iter().enumerate().any(|(j, d)| {
-                j != index
-                    && d.ty == utter::EntryType::Categorical
-                    && variant_name(&d.name) == plain
-            });
+            let shared = plain_count.get(&plain).is_some_and(|&n| n > 1);
             let chosen = [plain, prefixed]
                 .into_iter()
                 .skip(usize::from(shared))
-                .find(|n| !taken(n));
+                .find(|n| !types.contains(n));
             match chosen {
                 Some(name) => {
-                    enum_names.push(name.clone());
+                    types.insert(name.clone());
                     names.enum_name = Some(name);
                 }
                 None => out.collisions.push((
@@ -149,9 +147,10 @@ pub fn typed_names(decls: &[MemoryDecl]) -> TypedNames {
                     format!("the enum of categorical entry `{}.{}` would be named like another generated type; rename the entry", decl.namespace, decl.name),
                 )),
             }
+            let mut variants: HashSet<String> = HashSet::new();
             for value in &decl.values {
                 let variant = variant_name(value);
-                if names.variants.contains(&variant) {
+                if !variants.insert(variant.clone()) {
                     out.collisions.push((
                         index,
                         format!("value `{value}` of entry `{}` is spelled `{variant}` in generated Rust, like another of its values; rename one of them", decl.name),

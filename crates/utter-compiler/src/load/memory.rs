@@ -231,6 +231,9 @@ fn declare(
     let Some(entries) = cx.mapping(node, what, codes::MEMORY_SHAPE) else {
         return;
     };
+    // Names already declared in this file (public and private), by name.
+    let mut seen: std::collections::HashMap<String, Visibility> =
+        out.iter().map(|d| (d.name.clone(), d.visibility)).collect();
     for (name, (span, attributes_node)) in entries {
         if name.is_empty() {
             cx.report(
@@ -241,8 +244,8 @@ fn declare(
             );
             continue;
         }
-        if let Some(prev) = out.iter().find(|d| d.name == name)
-            && prev.visibility != visibility
+        if let Some(&prev) = seen.get(name.as_str())
+            && prev != visibility
         {
             {
                 cx.report(
@@ -254,6 +257,7 @@ fn declare(
                 continue;
             }
         }
+        seen.entry(name.clone()).or_insert(visibility);
         let attributes = attributes(cx, &name, attributes_node);
         out.push(MemoryDecl {
             namespace: namespace.to_owned(),

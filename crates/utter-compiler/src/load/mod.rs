@@ -79,6 +79,9 @@ impl FileCx<'_> {
             return None;
         };
         let mut out: Entries<'n> = Vec::with_capacity(pairs.len());
+        // First occurrence of each key: duplicates found in O(1) each.
+        let mut first_at: std::collections::HashMap<&str, usize> =
+            std::collections::HashMap::with_capacity(pairs.len());
         for (key, value) in pairs {
             let Some(scalar) = key.as_scalar() else {
                 self.report(
@@ -92,8 +95,8 @@ impl FileCx<'_> {
                 );
                 continue;
             };
-            if let Some((_, (first, _))) = out.iter().find(|(k, _)| *k == scalar.value) {
-                let (line, _) = self.source.line_col(first.start);
+            if let Some(&first) = first_at.get(scalar.value.as_str()) {
+                let (line, _) = self.source.line_col(first);
                 self.report(
                     duplicate_code,
                     Severity::Error,
@@ -101,6 +104,9 @@ impl FileCx<'_> {
                     format!("`{}` is defined twice in {what} (first on line {line}); the later one would silently win", scalar.value),
                 );
             }
+            first_at
+                .entry(scalar.value.as_str())
+                .or_insert(key.span.start);
             out.push((scalar.value.clone(), (key.span.clone(), value)));
         }
         Some(out)

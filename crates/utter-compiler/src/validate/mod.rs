@@ -24,7 +24,7 @@ use skill_md::check_skill_doc;
 use types::EntryInfo;
 
 /// Which memory a `responses.yml` file's conditions may read.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Scope {
     /// `skills/<id>/responses.yml` (or a bundled skill's).
     Skill(String),
@@ -188,6 +188,7 @@ fn units(files: &ProjectFiles) -> Vec<Unit<'_>> {
 /// The declared entries, for readability and type checks.
 pub(crate) struct Schema {
     pub(crate) entries: HashMap<(String, String), (Visibility, EntryInfo)>,
+    keys_by_scope: std::cell::RefCell<HashMap<Scope, std::rc::Rc<Vec<String>>>>,
 }
 
 impl Schema {
@@ -215,7 +216,19 @@ impl Schema {
             .map(|(_, info)| info)
     }
 
-    pub(crate) fn readable_keys(&self, scope: &Scope) -> Vec<String> {
+    /// The keys `scope` may read, sorted (computed once per scope).
+    pub(crate) fn readable_keys(&self, scope: &Scope) -> std::rc::Rc<Vec<String>> {
+        if let Some(keys) = self.keys_by_scope.borrow().get(scope) {
+            return keys.clone();
+        }
+        let keys = std::rc::Rc::new(self.compute_readable_keys(scope));
+        self.keys_by_scope
+            .borrow_mut()
+            .insert(scope.clone(), keys.clone());
+        keys
+    }
+
+    fn compute_readable_keys(&self, scope: &Scope) -> Vec<String> {
         let mut keys: Vec<String> = self
             .entries
             .keys()
@@ -260,6 +273,7 @@ impl Schema {
 
 /// Checks the whole project.
 pub fn check(files: &ProjectFiles) -> Checked {
+    crate::diagnostics::reset_hint_budget();
     let mut sources = Vec::new();
     let mut findings = Vec::new();
     let units = units(files);
@@ -361,6 +375,7 @@ pub fn check(files: &ProjectFiles) -> Checked {
                 ((d.namespace.clone(), d.name.clone()), (d.visibility, info))
             })
             .collect(),
+        keys_by_scope: Default::default(),
     };
 
     let mut merged: BTreeMap<String, MergedResponse> = BTreeMap::new();
