@@ -84,6 +84,8 @@ pub mod __private {
     /// One variant of a compiled response.
     pub struct Variant {
         pub pieces: &'static [Piece],
+        /// The text when it has no placeholder: delivered without rendering.
+        pub literal: Option<&'static str>,
         pub rephrase: bool,
     }
 
@@ -125,8 +127,12 @@ pub mod __private {
         match select(reader) {
             Some(index) => {
                 let variant = &response.variants[index];
+                let text = match variant.literal {
+                    Some(text) => ::std::borrow::Cow::Borrowed(text),
+                    None => render(variant.pieces, entries, reader),
+                };
                 Delivery {
-                    text: render(variant.pieces, entries, reader),
+                    text,
                     response: response.name,
                     variant: Some(index),
                     rephrase: variant.rephrase,

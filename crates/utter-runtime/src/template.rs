@@ -128,6 +128,8 @@ pub struct Rendered<'r, R> {
     /// Whether the selected variant asks to be reworded.
     pub rephrase: bool,
     pieces: &'static [Piece],
+    /// The text when it has no placeholder (written as it is).
+    literal: Option<&'static str>,
     entries: &'static [Entry],
     reader: &'r R,
 }
@@ -140,15 +142,17 @@ impl<'r, R: Reader> Rendered<'r, R> {
         entries: &'static [Entry],
         reader: &'r R,
     ) -> Self {
-        let (variant, rephrase, pieces) = match selected {
-            Some((index, v)) => (Some(index), v.rephrase, v.pieces),
-            None => (None, false, &[][..]),
+        let (variant, rephrase, pieces, literal) = match selected {
+            Some((index, v)) => (Some(index), v.rephrase, v.pieces, v.literal),
+            // The fail-closed text is the name itself.
+            None => (None, false, &[][..], Some(response)),
         };
         Rendered {
             response,
             variant,
             rephrase,
             pieces,
+            literal,
             entries,
             reader,
         }
@@ -160,11 +164,12 @@ impl<'r, R: Reader> Rendered<'r, R> {
     }
 
     /// Writes the text into `out`.
+    #[inline]
     pub fn write_to(&self, out: &mut impl Write) -> fmt::Result {
-        if self.variant.is_none() {
-            return out.write_str(self.response);
+        match self.literal {
+            Some(text) => out.write_str(text),
+            None => write_pieces(out, self.pieces, self.entries, self.reader),
         }
-        write_pieces(out, self.pieces, self.entries, self.reader)
     }
 
     /// The same as a [`Delivery`] (its text borrowed when literal).
@@ -172,7 +177,10 @@ impl<'r, R: Reader> Rendered<'r, R> {
         match self.variant {
             None => Delivery::fallback(self.response),
             Some(index) => Delivery {
-                text: render(self.pieces, self.entries, self.reader),
+                text: match self.literal {
+                    Some(text) => Cow::Borrowed(text),
+                    None => render(self.pieces, self.entries, self.reader),
+                },
                 response: self.response,
                 variant: Some(index),
                 rephrase: self.rephrase,

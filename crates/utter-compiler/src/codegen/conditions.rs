@@ -79,8 +79,8 @@ impl<'a> Conditions<'a> {
     }
 
     fn read(id: usize) -> TokenStream {
-        let id = Literal::usize_unsuffixed(id);
-        quote!(r.value(&ENTRIES[#id]))
+        let entry = format_ident!("E{}", id);
+        quote!(r.value(&#entry))
     }
 
     /// A condition node as a `ValueRef` expression.
@@ -161,9 +161,9 @@ impl<'a> Conditions<'a> {
                 let (ty, values) = self.entries.types.get(id).copied()?;
                 match values.iter().position(|value| value == s) {
                     Some(index) if ty == EntryType::Categorical => {
-                        let id = Literal::usize_unsuffixed(id);
+                        let entry = format_ident!("E{}", id);
                         let index = Literal::usize_unsuffixed(index);
-                        quote!(r.holds_value(&ENTRIES[#id], #index))
+                        quote!(r.holds_value(&#entry, #index))
                     }
                     _ => {
                         let s = lit_str(s);
@@ -288,9 +288,9 @@ mod tests {
         let code = Conditions::new(EntryTypes { types: &types })
             .condition(&expr)
             .to_string();
-        code.replace("r . value (& ENTRIES [0]) . truthy ()", "A")
-            .replace("r . value (& ENTRIES [1]) . truthy ()", "B")
-            .replace("r . value (& ENTRIES [2]) . truthy ()", "C")
+        code.replace("r . value (& E0) . truthy ()", "A")
+            .replace("r . value (& E1) . truthy ()", "B")
+            .replace("r . value (& E2) . truthy ()", "C")
     }
 
     #[test]
@@ -323,19 +323,19 @@ mod tests {
     fn comparisons_are_specialised_by_type() {
         assert_eq!(
             condition_code("session.s.a == 'lost'"),
-            "r . holds_value (& ENTRIES [0] , 0)"
+            "r . holds_value (& E0 , 0)"
         );
         assert_eq!(
             condition_code("session.s.b > 3"),
-            "ord_int (Gt , r . value (& ENTRIES [1]) , 3i64) ?"
+            "ord_int (Gt , r . value (& E1) , 3i64) ?"
         );
         assert_eq!(
             condition_code("'x' != session.s.c"),
-            "! eq_str (r . value (& ENTRIES [2]) , \"x\")"
+            "! eq_str (r . value (& E2) , \"x\")"
         );
         assert_eq!(
             condition_code("3 < session.s.b"),
-            "compare (Lt , V :: Int (3i64) , r . value (& ENTRIES [1])) ?"
+            "compare (Lt , V :: Int (3i64) , r . value (& E1)) ?"
         );
     }
 }

@@ -42,8 +42,9 @@ fn entry_type(ty: EntryType) -> TokenStream {
 
 /// The `ENTRIES` table, an item of the compiled module.
 pub fn entry_table(decls: &[MemoryDecl]) -> TokenStream {
-    let entries = decls.iter().enumerate().map(|(id, d)| {
-        let id = Literal::usize_unsuffixed(id);
+    let entries = decls.iter().enumerate().map(|(index, d)| {
+        let id = Literal::usize_unsuffixed(index);
+        let constant = format_ident!("E{}", index);
         let ns = lit_str(&d.namespace);
         let name = lit_str(&d.name);
         let vis = match d.visibility {
@@ -60,13 +61,19 @@ pub fn entry_table(decls: &[MemoryDecl]) -> TokenStream {
         };
         let ty = entry_type(d.ty);
         let values = d.values.iter().map(|v| lit_str(v));
-        quote!(Entry { id: #id, namespace: #ns, name: #name, visibility: #vis, unset_text: #unset, ty: EntryType::#ty, values: &[#(#values),*] })
+        quote!(const #constant: Entry = Entry { id: #id, namespace: #ns, name: #name, visibility: #vis, unset_text: #unset, ty: EntryType::#ty, values: &[#(#values),*] };)
     });
+    let names = (0..decls.len()).map(|i| format_ident!("E{}", i));
     let count = Literal::usize_unsuffixed(decls.len());
+    // Each entry is also a `const`: compiled code reads `&E3`, whose `id`
+    // the optimiser sees (a load from a static of another crate it cannot
+    // fold), so a typed view's read folds to one field access.
     quote! {
+        #(#entries)*
+
         /// The declared memory entries, sorted by namespace then name; an
         /// entry's `id` is its index.
-        pub static ENTRIES: [Entry; #count] = [#(#entries),*];
+        pub static ENTRIES: [Entry; #count] = [#(#names),*];
     }
 }
 
@@ -378,7 +385,7 @@ pub fn typed_memory(decls: &[MemoryDecl]) -> TokenStream {
             }
 
             /// The value of entry `id`, whatever the view.
-            #[inline]
+            #[inline(always)]
             fn slot(&self, id: usize) -> ::utter::ValueRef<'_> {
                 match id {
                     #(#reads,)*
@@ -438,7 +445,9 @@ pub fn typed_memory(decls: &[MemoryDecl]) -> TokenStream {
                 self.skill.map(Skill::id)
             }
 
-            #[inline]
+            // Always inlined: the entry is a constant where compiled code
+            // reads it, so the match folds to the one field read.
+            #[inline(always)]
             fn value<S: ::core::convert::AsRef<str>, V>(&self, entry: &::utter::Entry<S, V>) -> ::utter::ValueRef<'_> {
                 match entry.id {
                     #(#guards,)*
@@ -446,7 +455,7 @@ pub fn typed_memory(decls: &[MemoryDecl]) -> TokenStream {
                 }
             }
 
-            #[inline]
+            #[inline(always)]
             fn holds_value(&self, entry: &::utter::Entry, index: usize) -> bool {
                 match entry.id {
                     #(#categorical,)*

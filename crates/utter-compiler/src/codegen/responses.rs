@@ -88,7 +88,14 @@ fn response_items(
         let len = Literal::usize_unsuffixed(pieces.len());
         items.push(quote!(static #text: [Piece; #len] = [#(#pieces),*];));
         let rephrase = variant.rephrase;
-        variants.push(quote!(Variant { pieces: &#text, rephrase: #rephrase }));
+        let literal = match utter::literal_text(&variant.pieces) {
+            Some(t) => {
+                let t = lit_str(t);
+                quote!(Some(#t))
+            }
+            None => quote!(None),
+        };
+        variants.push(quote!(Variant { pieces: &#text, literal: #literal, rephrase: #rephrase }));
         if let Some(condition) = &variant.condition {
             let test = conditions.condition(condition);
             let test = if fallible(condition) {

@@ -1,0 +1,86 @@
+//! Runs one delivery case many times, for instruction counts that do not
+//! drift like timings: `valgrind --tool=callgrind` counts this process at
+//! two iteration counts, and the difference divided by the extra
+//! iterations is the cost of one delivery (see `instructions.sh`).
+//!
+//! `instructions PATH CASE ITERATIONS`, PATH one of `typed_deliver`,
+//! `typed_render`, `generated`, `interpreter`, `match`.
+
+use std::hint::black_box;
+
+use utter::{Context, SlotMemory};
+use utter_benches::{
+    CASES, agent_dir, bench_values, floor, generated, typed_memory, typed_response,
+};
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let [_, path, case, iterations] = args.as_slice() else {
+        eprintln!("usage: instructions PATH CASE ITERATIONS");
+        std::process::exit(2);
+    };
+    let iterations: usize = iterations.parse().expect("a number of iterations");
+    let name = CASES
+        .iter()
+        .find(|(c, _)| c == case)
+        .map(|(_, n)| *n)
+        .expect("a known case");
+    let mut sum = 0usize;
+    match path.as_str() {
+        "typed_deliver" => {
+            let memory = typed_memory();
+            let view = memory.view(generated::typed::Skill::Bench);
+            let response = typed_response(case);
+            for _ in 0..iterations {
+                sum += match response {
+                    Some(r) => view.deliver(black_box(r)).text.len(),
+                    None => generated::typed::deliver_name(black_box(name), &view.context())
+                        .text
+                        .len(),
+                };
+            }
+        }
+        "typed_render" => {
+            let memory = typed_memory();
+            let view = memory.view(generated::typed::Skill::Bench);
+            let response = typed_response(case);
+            let mut buffer = String::with_capacity(256);
+            for _ in 0..iterations {
+                buffer.clear();
+                match response {
+                    Some(r) => view.render(black_box(r)).write_to(&mut buffer).expect("a String"),
+                    None => buffer.push_str(black_box(name)),
+                }
+                sum += buffer.len();
+            }
+        }
+        "generated" => {
+            let mut memory = SlotMemory::new(&generated::bench::ENTRIES);
+            for (ns, entry, value) in bench_values() {
+                memory.set(ns, entry, value).expect("declared");
+            }
+            let ctx = Context::for_skill(&memory, generated::bench::Skill::Bench);
+            for _ in 0..iterations {
+                sum += generated::bench::deliver_name(black_box(name), &ctx).text.len();
+            }
+        }
+        "interpreter" => {
+            let registry = utter_compiler::Registry::load_strict(&agent_dir("bench")).expect("valid");
+            let mut memory = SlotMemory::new(&registry.entries);
+            for (ns, entry, value) in bench_values() {
+                memory.set(ns, entry, value).expect("declared");
+            }
+            let ctx = Context::for_skill_id(&memory, "bench", &registry.skills).expect("a skill");
+            for _ in 0..iterations {
+                sum += registry.deliver(black_box(name), &ctx).text.len();
+            }
+        }
+        "match" => {
+            for _ in 0..iterations {
+                sum += floor(black_box(name)).len();
+            }
+        }
+        other => panic!("unknown path {other}"),
+    }
+    black_box(sum);
+}
