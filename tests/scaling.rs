@@ -24,8 +24,8 @@ fn best_of_three(mut f: impl FnMut()) -> Duration {
 fn assert_scales(what: &str, make: impl Fn(usize) -> Box<dyn Fn()>, n: usize) {
     let small = make(n);
     let large = make(n * 10);
-    let t_small = best_of_three(|| small());
-    let t_large = best_of_three(|| large());
+    let t_small = best_of_three(&small);
+    let t_large = best_of_three(&large);
     let ratio = t_large.as_secs_f64() / t_small.as_secs_f64().max(1e-6);
     println!(
         "{what}: {n} in {t_small:?}, {} in {t_large:?}: {ratio:.1}x",
