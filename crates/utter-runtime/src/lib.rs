@@ -23,7 +23,8 @@ pub use skill::{SkillResponses, StepKind, StepResponse, ToolResponses, WhenTrigg
 pub use template::{Piece, Rendered, literal_text, render};
 pub use types::{EntryType, SetError, UnknownValue};
 pub use value::{
-    CmpOp, EvalError, Value, ValueRef, compare, py_eq, py_str, write_py_repr, write_py_str,
+    CmpOp, EvalError, MAX_VALUE_DEPTH, Value, ValueRef, compare, py_eq, py_str, value_depth,
+    write_py_repr, write_py_str,
 };
 
 /// Selects a variant: the first conditioned one whose condition holds, in

@@ -51,11 +51,18 @@ impl<S: AsRef<str>, V> Entry<S, V> {
     }
 
     /// The value this entry stores for `value` (see [`EntryType::accept`]),
-    /// or an error naming the entry, its type and the value.
+    /// or an error naming the entry, its type and the value. Lists and
+    /// dicts nested deeper than [`crate::value::MAX_VALUE_DEPTH`] are refused.
     pub fn accept<T: AsRef<str>>(&self, value: Value) -> Result<Value, SetError>
     where
         V: AsRef<[T]>,
     {
+        if crate::value::value_depth(&value) > crate::value::MAX_VALUE_DEPTH {
+            return Err(SetError::TooDeep {
+                namespace: self.namespace.as_ref().to_owned(),
+                name: self.name.as_ref().to_owned(),
+            });
+        }
         self.ty
             .accept(value, self.values.as_ref())
             .map_err(|value| SetError::WrongType {
@@ -444,6 +451,20 @@ mod tests {
             Context::new(&memory).read(&table[0]),
             ValueRef::Str("lost")
         ));
+    }
+
+    #[test]
+    fn values_nested_too_deep_are_refused() {
+        let mut memory = SlotMemory::new(TABLE);
+        let mut deep = Value::Int(1);
+        for _ in 0..crate::value::MAX_VALUE_DEPTH {
+            deep = Value::List(vec![deep]);
+        }
+        memory.set("card", "summary", deep.clone()).unwrap();
+        let err = memory
+            .set("card", "summary", Value::List(vec![deep]))
+            .unwrap_err();
+        assert!(matches!(err, SetError::TooDeep { .. }), "{err}");
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use core::fmt;
 
-use crate::value::{Value, write_py_repr};
+use crate::value::{MAX_VALUE_DEPTH, Value, write_py_repr};
 
 /// The declared type of a memory entry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -105,6 +105,8 @@ impl fmt::Display for EntryType {
 pub enum SetError {
     /// No `memory.yml` of the agent declares `namespace.name`.
     Undeclared { namespace: String, name: String },
+    /// The value nests lists and dicts deeper than [`MAX_VALUE_DEPTH`].
+    TooDeep { namespace: String, name: String },
     /// The value does not fit the entry's declared type.
     WrongType {
         namespace: String,
@@ -122,6 +124,10 @@ impl fmt::Display for SetError {
             SetError::Undeclared { namespace, name } => write!(
                 f,
                 "memory entry `{namespace}.{name}` is not declared in any memory.yml"
+            ),
+            SetError::TooDeep { namespace, name } => write!(
+                f,
+                "the value for memory entry `{namespace}.{name}` nests lists and dicts more than {MAX_VALUE_DEPTH} levels deep"
             ),
             SetError::WrongType {
                 namespace,

@@ -253,25 +253,63 @@ fn cmp_num(a: Num, b: Num) -> Option<Ordering> {
 /// `True == 1` and `1 == 1.0` hold (bool is an int, ints and floats compare by value).
 #[inline]
 pub fn py_eq(a: ValueRef<'_>, b: ValueRef<'_>) -> bool {
-    if let (Some(x), Some(y)) = (as_num(a), as_num(b)) {
-        return cmp_num(x, y) == Some(Ordering::Equal);
+    match scalar_eq(a, b) {
+        Some(equal) => equal,
+        None => containers_eq(a, b),
     }
-    match (a, b) {
+}
+
+/// `a == b` when neither is a container of the same kind as the other;
+/// `None` when both are lists, or both dicts.
+#[inline]
+fn scalar_eq(a: ValueRef<'_>, b: ValueRef<'_>) -> Option<bool> {
+    if let (Some(x), Some(y)) = (as_num(a), as_num(b)) {
+        return Some(cmp_num(x, y) == Some(Ordering::Equal));
+    }
+    Some(match (a, b) {
         (ValueRef::None, ValueRef::None) => true,
         (ValueRef::Str(x), ValueRef::Str(y)) => x == y,
-        (ValueRef::List(x), ValueRef::List(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| py_eq(p.as_ref(), q.as_ref()))
-        }
-        (ValueRef::Map(x), ValueRef::Map(y)) => {
-            x.len() == y.len()
-                && x.iter().all(|(k, v)| {
-                    y.iter()
-                        .find(|(k2, _)| k2 == k)
-                        .is_some_and(|(_, v2)| py_eq(v.as_ref(), v2.as_ref()))
-                })
+        (ValueRef::List(_), ValueRef::List(_)) | (ValueRef::Map(_), ValueRef::Map(_)) => {
+            return None;
         }
         _ => false,
+    })
+}
+
+/// Equality of nested lists and dicts with an explicit stack, so nesting
+/// depth costs heap, never call stack; dicts are matched by sorted keys
+/// (O(n log n), not O(n^2)).
+fn containers_eq(a: ValueRef<'_>, b: ValueRef<'_>) -> bool {
+    let mut pending: Vec<(ValueRef<'_>, ValueRef<'_>)> = vec![(a, b)];
+    while let Some((a, b)) = pending.pop() {
+        match (a, b) {
+            (ValueRef::List(x), ValueRef::List(y)) => {
+                if x.len() != y.len() {
+                    return false;
+                }
+                pending.extend(x.iter().zip(y).map(|(p, q)| (p.as_ref(), q.as_ref())));
+            }
+            (ValueRef::Map(x), ValueRef::Map(y)) => {
+                if x.len() != y.len() {
+                    return false;
+                }
+                let mut theirs: Vec<&(String, Value)> = y.iter().collect();
+                theirs.sort_by(|p, q| p.0.cmp(&q.0));
+                for (key, value) in x {
+                    match theirs.binary_search_by(|(k, _)| k.as_str().cmp(key)) {
+                        Ok(i) => pending.push((value.as_ref(), theirs[i].1.as_ref())),
+                        Err(_) => return false,
+                    }
+                }
+            }
+            (a, b) => {
+                if scalar_eq(a, b) != Some(true) {
+                    return false;
+                }
+            }
+        }
     }
+    true
 }
 
 /// Python `a <op> b` for one comparison. `==`/`!=` never fail; ordering values
@@ -291,12 +329,16 @@ pub fn compare(op: CmpOp, a: ValueRef<'_>, b: ValueRef<'_>) -> Result<bool, Eval
         (ValueRef::Str(x), ValueRef::Str(y)) => Ok(op.holds(x.cmp(y))),
         (ValueRef::List(x), ValueRef::List(y)) => {
             // Lexicographic: the first unequal pair decides, else the lengths.
+            // A pair of lists decides by the same rule: a loop, not recursion.
             match x
                 .iter()
                 .zip(y)
                 .find(|(p, q)| !py_eq(p.as_ref(), q.as_ref()))
             {
-                Some((p, q)) => compare(op, p.as_ref(), q.as_ref()),
+                Some((p, q)) => match (p.as_ref(), q.as_ref()) {
+                    (ValueRef::List(p), ValueRef::List(q)) => compare_lists(op, p, q),
+                    (p, q) => compare(op, p, q),
+                },
                 None => Ok(op.holds(x.len().cmp(&y.len()))),
             }
         }
@@ -305,6 +347,24 @@ pub fn compare(op: CmpOp, a: ValueRef<'_>, b: ValueRef<'_>) -> Result<bool, Eval
             left: a.type_name(),
             right: b.type_name(),
         }),
+    }
+}
+
+/// Ordering of two lists, descending into nested lists without recursion.
+fn compare_lists(op: CmpOp, mut x: &[Value], mut y: &[Value]) -> Result<bool, EvalError> {
+    loop {
+        match x
+            .iter()
+            .zip(y)
+            .find(|(p, q)| !py_eq(p.as_ref(), q.as_ref()))
+        {
+            Some((Value::List(p), Value::List(q))) => {
+                x = p;
+                y = q;
+            }
+            Some((p, q)) => return compare(op, p.as_ref(), q.as_ref()),
+            None => return Ok(op.holds(x.len().cmp(&y.len()))),
+        }
     }
 }
 
@@ -341,38 +401,88 @@ pub fn py_str_len_bound(value: ValueRef<'_>) -> usize {
     }
 }
 
-/// Writes `value` as Python's `repr(value)` does.
+/// Writes `value` as Python's `repr(value)` does. Nested lists and dicts
+/// are walked with an explicit stack: depth costs heap, never call stack.
 pub fn write_py_repr(out: &mut impl Write, value: ValueRef<'_>) -> fmt::Result {
-    match value {
-        ValueRef::None => out.write_str("None"),
-        ValueRef::Bool(true) => out.write_str("True"),
-        ValueRef::Bool(false) => out.write_str("False"),
-        ValueRef::Int(i) => write!(out, "{i}"),
-        ValueRef::Float(f) => write_py_float(out, f),
-        ValueRef::Str(s) => write_py_str_repr(out, s),
-        ValueRef::List(items) => {
-            out.write_char('[')?;
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.write_str(", ")?;
+    /// What is left to write of an open container.
+    enum Open<'v> {
+        List(core::slice::Iter<'v, Value>, bool),
+        Map(core::slice::Iter<'v, (String, Value)>, bool),
+    }
+    let mut stack: Vec<Open<'_>> = Vec::new();
+    let mut next = Some(value);
+    loop {
+        if let Some(value) = next.take() {
+            match value {
+                ValueRef::None => out.write_str("None")?,
+                ValueRef::Bool(true) => out.write_str("True")?,
+                ValueRef::Bool(false) => out.write_str("False")?,
+                ValueRef::Int(i) => write!(out, "{i}")?,
+                ValueRef::Float(f) => write_py_float(out, f)?,
+                ValueRef::Str(s) => write_py_str_repr(out, s)?,
+                ValueRef::List(items) => {
+                    out.write_char('[')?;
+                    stack.push(Open::List(items.iter(), true));
                 }
-                write_py_repr(out, item.as_ref())?;
+                ValueRef::Map(pairs) => {
+                    out.write_char('{')?;
+                    stack.push(Open::Map(pairs.iter(), true));
+                }
             }
-            out.write_char(']')
         }
-        ValueRef::Map(pairs) => {
-            out.write_char('{')?;
-            for (i, (k, v)) in pairs.iter().enumerate() {
-                if i > 0 {
-                    out.write_str(", ")?;
+        let Some(top) = stack.last_mut() else {
+            return Ok(());
+        };
+        match top {
+            Open::List(items, first) => match items.next() {
+                Some(item) => {
+                    if !*first {
+                        out.write_str(", ")?;
+                    }
+                    *first = false;
+                    next = Some(item.as_ref());
                 }
-                write_py_str_repr(out, k)?;
-                out.write_str(": ")?;
-                write_py_repr(out, v.as_ref())?;
-            }
-            out.write_char('}')
+                None => {
+                    out.write_char(']')?;
+                    stack.pop();
+                }
+            },
+            Open::Map(pairs, first) => match pairs.next() {
+                Some((k, v)) => {
+                    if !*first {
+                        out.write_str(", ")?;
+                    }
+                    *first = false;
+                    write_py_str_repr(out, k)?;
+                    out.write_str(": ")?;
+                    next = Some(v.as_ref());
+                }
+                None => {
+                    out.write_char('}')?;
+                    stack.pop();
+                }
+            },
         }
     }
+}
+
+/// How deeply lists and dicts may nest in a value written to memory (the
+/// memory JSON reader's limit too).
+pub const MAX_VALUE_DEPTH: usize = 128;
+
+/// How deeply `value` nests (a scalar is 0), counted without recursion.
+pub fn value_depth(value: &Value) -> usize {
+    let mut deepest = 0;
+    let mut pending = vec![(value, 0usize)];
+    while let Some((value, depth)) = pending.pop() {
+        deepest = deepest.max(depth);
+        match value {
+            Value::List(items) => pending.extend(items.iter().map(|v| (v, depth + 1))),
+            Value::Map(pairs) => pending.extend(pairs.iter().map(|(_, v)| (v, depth + 1))),
+            _ => {}
+        }
+    }
+    deepest
 }
 
 /// `str(value)` into a new `String`.
@@ -660,6 +770,49 @@ mod tests {
         assert_eq!(compare(CmpOp::Lt, V::List(&a[..1]), V::List(&a)), Ok(true));
         let m: [(String, Value); 0] = [];
         assert!(compare(CmpOp::Lt, V::Map(&m), V::Map(&m)).is_err());
+    }
+
+    #[test]
+    fn deep_values_are_walked_without_recursion() {
+        let mut deep = Value::Int(1);
+        for _ in 0..200_000 {
+            deep = Value::List(vec![deep]);
+        }
+        // On a small stack, as a tokio worker has.
+        let result = std::thread::Builder::new()
+            .stack_size(256 * 1024)
+            .spawn(move || {
+                let text = py_str(deep.as_ref());
+                let equal = py_eq(deep.as_ref(), deep.as_ref());
+                let ordered = compare(CmpOp::Lt, deep.as_ref(), deep.as_ref());
+                let depth = value_depth(&deep);
+                // Dropping it is the owner's business: forget it here.
+                std::mem::forget(deep);
+                (text.len(), equal, ordered, depth)
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+        assert_eq!(result, (400_001, true, Ok(false), 200_000));
+    }
+
+    #[test]
+    fn large_dicts_compare_in_n_log_n() {
+        let n = 100_000;
+        let a = Value::Map((0..n).map(|i| (format!("k{i}"), Value::Int(i))).collect());
+        let b = Value::Map(
+            (0..n)
+                .rev()
+                .map(|i| (format!("k{i}"), Value::Int(i)))
+                .collect(),
+        );
+        let c = Value::Map(
+            (0..n)
+                .map(|i| (format!("k{i}"), Value::Int(i + 1)))
+                .collect(),
+        );
+        assert!(py_eq(a.as_ref(), b.as_ref()));
+        assert!(!py_eq(a.as_ref(), c.as_ref()));
     }
 
     #[test]
