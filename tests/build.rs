@@ -115,6 +115,30 @@ fn main() {
             "    TypedSynth {{ seed: {seed}, run: typed_{seed}_glue::run }},"
         );
     }
+    // The largest condition utter accepts compiles (rustc's stack once
+    // overflowed on wide conditions): 256 operands, `or` of 128 comparisons.
+    let terms: Vec<String> = (0..128).map(|i| format!("session.s.n == {i}")).collect();
+    let wide = format!(
+        "responses:\n  utter_wide:\n    - text: wide\n      condition: \"{}\"\n    - text: narrow\n",
+        terms.join(" or ")
+    );
+    let project = ProjectFiles::from_files([
+        (
+            "skills/s/memory.yml".to_owned(),
+            b"schema:\n  public:\n    n: {type: int}\n".to_vec(),
+        ),
+        ("skills/s/responses.yml".to_owned(), wide.into_bytes()),
+    ]);
+    let registry = lower(&check(&project)).expect("the widest condition is valid");
+    std::fs::write(
+        out.join("wide.rs"),
+        codegen::generate(&registry).to_string(),
+    )
+    .expect("OUT_DIR is writable");
+    let _ = writeln!(
+        modules,
+        "#[deny(warnings)] #[allow(dead_code)] pub mod wide {{ include!(concat!(env!(\"OUT_DIR\"), \"/wide.rs\")); }}"
+    );
     // More responses than `from_name` matches inline: the hashed name table.
     let files = utter_synth::scaled_project(codegen::MATCH_LOOKUP_MAX + 44, 2);
     let project = ProjectFiles::from_files(

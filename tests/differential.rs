@@ -263,3 +263,24 @@ fn hashed_name_lookup_finds_every_response_and_nothing_else() {
     let d = scaled::deliver_name("utter_scaled_7", &ctx);
     assert!(!d.fallback && d.text.starts_with("Response 7"), "{d:?}");
 }
+
+#[test]
+fn the_widest_condition_compiles_and_holds() {
+    let mut memory = wide::Memory::new();
+    memory.s.n = Some(127);
+    assert_eq!(
+        memory
+            .view(wide::Skill::S)
+            .deliver(wide::Response::UtterWide)
+            .text,
+        "wide"
+    );
+    memory.s.n = Some(128);
+    assert_eq!(
+        memory
+            .view(wide::Skill::S)
+            .deliver(wide::Response::UtterWide)
+            .text,
+        "narrow"
+    );
+}

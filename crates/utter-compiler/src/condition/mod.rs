@@ -21,6 +21,11 @@ pub use utter::CmpOp;
 /// Deepest nesting of parentheses and `not` accepted (Python's parser stops at 200).
 pub const MAX_NESTING: usize = 100;
 
+/// Most operands (memory references and literals) in one condition: the
+/// generated code's expression grows with them, and rustc's stack with it
+/// (7,500 `or` terms overflowed it). No hand-written condition comes near.
+pub const MAX_OPERANDS: usize = 256;
+
 /// `session.<namespace>.<entry>` as written, with spans in the condition text.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MemoryRef {
@@ -78,6 +83,24 @@ impl<R> Expr<R> {
         out
     }
 
+    /// How many memory references and literals the condition holds.
+    pub fn operand_count(&self) -> usize {
+        let mut count = 0;
+        let mut stack = vec![self];
+        while let Some(e) = stack.pop() {
+            match e {
+                Expr::Or(items) | Expr::And(items) => stack.extend(items),
+                Expr::Not(inner) => stack.push(inner),
+                Expr::Compare { first, rest } => {
+                    stack.push(first);
+                    stack.extend(rest.iter().map(|(_, e)| e));
+                }
+                Expr::Ref(_) | Expr::Lit(_) => count += 1,
+            }
+        }
+        count
+    }
+
     /// The same tree with each reference mapped by `f`.
     pub fn map_refs<S>(&self, f: &mut impl FnMut(&R) -> S) -> Expr<S> {
         match self {
@@ -123,6 +146,15 @@ pub fn parse(src: &str) -> Result<Expr<MemoryRef>, ConditionError> {
     let expr = parser::Parser::new(&tokens)
         .parse_condition()
         .map_err(shift)?;
+    let operands = expr.operand_count();
+    if operands > MAX_OPERANDS {
+        return Err(ConditionError {
+            span: offset..offset + trimmed.len(),
+            message: format!(
+                "the condition has {operands} operands; utter compiles conditions of at most {MAX_OPERANDS} (split it across variants, or move the logic into a memory entry a tool sets)"
+            ),
+        });
+    }
     let mut shift_ref = |r: &MemoryRef| MemoryRef {
         namespace: r.namespace.clone(),
         entry: r.entry.clone(),
@@ -232,6 +264,14 @@ mod tests {
         let nots = format!("{}session.a.b", "not ".repeat(5000));
         assert!(rejected(&nots).contains("nested deeper"));
         let fine = format!("{}session.a.b{}", "(".repeat(50), ")".repeat(50));
+        ok(&fine);
+    }
+
+    #[test]
+    fn huge_conditions_are_a_finding_not_a_crash() {
+        let wide = vec!["session.a.b == 1"; 7_500].join(" or ");
+        assert!(rejected(&wide).contains("at most 256"));
+        let fine = vec!["session.a.b == 1"; 128].join(" or ");
         ok(&fine);
     }
 
