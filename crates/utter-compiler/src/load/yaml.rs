@@ -258,17 +258,55 @@ enum Frame {
     },
 }
 
-fn node_count(node: &Node) -> usize {
-    match &node.kind {
-        NodeKind::Scalar(_) => 1,
-        NodeKind::Seq(items) => 1 + items.iter().map(node_count).sum::<usize>(),
-        NodeKind::Map(pairs) => {
-            1 + pairs
-                .iter()
-                .map(|(k, v)| node_count(k) + node_count(v))
-                .sum::<usize>()
+/// The nodes and scalar bytes of a subtree (what copying it costs).
+fn node_size(node: &Node) -> (usize, usize) {
+    let (mut nodes, mut bytes) = (0, 0);
+    let mut pending = vec![node];
+    while let Some(node) = pending.pop() {
+        nodes += 1;
+        match &node.kind {
+            NodeKind::Scalar(s) => bytes += s.value.len(),
+            NodeKind::Seq(items) => pending.extend(items),
+            NodeKind::Map(pairs) => pending.extend(pairs.iter().flat_map(|(k, v)| [k, v])),
         }
     }
+    (nodes, bytes)
+}
+
+/// Most scalar bytes a document may expand to through aliases (twice the
+/// largest file): a 4 MB scalar aliased 200,000 times is refused, not built.
+pub const MAX_BYTES: usize = 16 * 1024 * 1024;
+/// What all YAML of one project (every file and skill.md block) may expand
+/// to, in nodes and bytes: a thousand small bombs cost no more than one.
+pub const PROJECT_MAX_NODES: usize = 2_000_000;
+pub const PROJECT_MAX_BYTES: usize = 64 * 1024 * 1024;
+
+thread_local! {
+    /// What is left of the project's budget: nodes, bytes.
+    static PROJECT_BUDGET: std::cell::Cell<(usize, usize)> =
+        const { std::cell::Cell::new((PROJECT_MAX_NODES, PROJECT_MAX_BYTES)) };
+}
+
+/// Refills the project budget: called at the start of each check.
+pub fn reset_project_budget() {
+    PROJECT_BUDGET.with(|b| b.set((PROJECT_MAX_NODES, PROJECT_MAX_BYTES)));
+}
+
+/// Takes `nodes` and `bytes` from the project budget; false when it is spent.
+fn spend(nodes: usize, bytes: usize) -> bool {
+    PROJECT_BUDGET.with(|b| {
+        let (n, y) = b.get();
+        match (n.checked_sub(nodes), y.checked_sub(bytes)) {
+            (Some(n), Some(y)) => {
+                b.set((n, y));
+                true
+            }
+            _ => {
+                b.set((0, 0));
+                false
+            }
+        }
+    })
 }
 
 fn scalar_tag(tag: Option<Cow<'_, Tag>>, at: Range<usize>) -> Result<Option<String>, YamlError> {
@@ -312,11 +350,19 @@ fn collection_tag(
 
 /// Parses one YAML document. `Ok(None)` for an empty stream.
 pub fn parse(text: &str) -> Result<Option<Node>, YamlError> {
+    Ok(parse_sized(text)?.map(|(root, _, _)| root))
+}
+
+/// [`parse`], with what the document cost: nodes (copies included) and bytes.
+fn parse_sized(text: &str) -> Result<Option<(Node, usize, usize)>, YamlError> {
     let index = CharIndex::new(text);
     let mut parser = Parser::new_from_str(text);
     let mut stack: Vec<Frame> = Vec::new();
     let mut anchors: HashMap<usize, Node> = HashMap::new();
     let mut nodes = 0usize;
+    // Scalar bytes built, aliases expanded; and what storing anchors copied.
+    let mut bytes = 0usize;
+    let mut copied = 0usize;
     let mut root: Option<Node> = None;
     let mut documents = 0usize;
 
@@ -363,6 +409,7 @@ pub fn parse(text: &str) -> Result<Option<Node>, YamlError> {
                     ScalarStyle::Folded => Style::Folded,
                 };
                 nodes += 1;
+                bytes += value.len();
                 Some((
                     Node {
                         span: at,
@@ -383,12 +430,14 @@ pub fn parse(text: &str) -> Result<Option<Node>, YamlError> {
                         kind: YamlErrorKind::Syntax,
                     });
                 };
-                nodes += node_count(target);
-                if nodes > MAX_NODES {
+                let (target_nodes, target_bytes) = node_size(target);
+                nodes += target_nodes;
+                bytes += target_bytes;
+                if nodes > MAX_NODES || bytes > MAX_BYTES {
                     return Err(YamlError {
                         span: at,
                         message: format!(
-                            "aliases expand this document past {MAX_NODES} nodes; \
+                            "aliases expand this document past {MAX_NODES} nodes or {MAX_BYTES} bytes; \
                              refusing to expand it (an alias bomb?)"
                         ),
                         kind: YamlErrorKind::Limit,
@@ -472,6 +521,19 @@ pub fn parse(text: &str) -> Result<Option<Node>, YamlError> {
             continue;
         };
         if anchor != 0 {
+            // Storing an anchor copies its subtree: nested anchors would
+            // copy it again and again, so copies are budgeted too.
+            copied += node_size(&node).0;
+            if copied > MAX_NODES {
+                return Err(YamlError {
+                    span: node.span.clone(),
+                    message: format!(
+                        "anchors in this document copy more than {MAX_NODES} nodes; \
+                         refusing to build it (nested anchors over a large tree?)"
+                    ),
+                    kind: YamlErrorKind::Limit,
+                });
+            }
             anchors.insert(anchor, node.clone());
         }
         match stack.last_mut() {
@@ -483,7 +545,7 @@ pub fn parse(text: &str) -> Result<Option<Node>, YamlError> {
             },
         }
     }
-    Ok(root)
+    Ok(root.map(|root| (root, nodes + copied, bytes)))
 }
 
 /// Parses a document embedded at byte `offset` of a larger file (a skill.md
@@ -500,12 +562,22 @@ pub fn parse_embedded(text: &str, offset: usize) -> Result<Option<Node>, YamlErr
             }),
         }
     }
-    match parse(text) {
-        Ok(mut root) => {
-            if let Some(node) = &mut root {
-                shift(node, offset);
+    match parse_sized(text) {
+        Ok(None) => Ok(None),
+        Ok(Some((mut root, nodes, bytes))) => {
+            // Every document of a project draws on one budget.
+            if !spend(nodes, bytes) {
+                return Err(YamlError {
+                    span: offset..offset,
+                    message: format!(
+                        "the project's YAML expands past {PROJECT_MAX_NODES} nodes or {PROJECT_MAX_BYTES} bytes in all; \
+                         refusing to read more of it (alias bombs spread over many files or blocks?)"
+                    ),
+                    kind: YamlErrorKind::Limit,
+                });
             }
-            Ok(root)
+            shift(&mut root, offset);
+            Ok(Some(root))
         }
         Err(mut e) => {
             e.span = e.span.start + offset..e.span.end + offset;
@@ -588,6 +660,50 @@ mod tests {
         }
         let err = parse(&text).unwrap_err();
         assert_eq!(err.kind, YamlErrorKind::Limit);
+    }
+
+    #[test]
+    fn alias_bombs_by_bytes_are_refused() {
+        // A 1 MB scalar aliased 100 times: few nodes, 100 MB of text.
+        let big = "x".repeat(1 << 20);
+        let mut text = format!("a: &a {big}\nb: [");
+        text.push_str(&vec!["*a"; 100].join(", "));
+        text.push_str("]\n");
+        let err = parse(&text).unwrap_err();
+        assert_eq!(err.kind, YamlErrorKind::Limit);
+        assert!(err.message.contains("bytes"), "{}", err.message);
+    }
+
+    #[test]
+    fn nested_anchors_over_a_large_tree_are_refused() {
+        let mut text = String::new();
+        text.push_str(&"- &a".repeat(1));
+        let mut tree = format!("[{}]", vec!["x"; 100_000].join(", "));
+        for i in 0..40 {
+            tree = format!("&n{i} [{tree}]");
+        }
+        text = format!("root: {tree}\n");
+        let err = parse(&text).unwrap_err();
+        assert_eq!(err.kind, YamlErrorKind::Limit);
+        assert!(err.message.contains("copy"), "{}", err.message);
+    }
+
+    #[test]
+    fn the_project_budget_spans_documents() {
+        reset_project_budget();
+        let doc = format!("[{}]", vec!["x"; 200_000].join(", "));
+        let mut refused = false;
+        for _ in 0..20 {
+            if parse_embedded(&doc, 0).is_err_and(|e| e.message.contains("in all")) {
+                refused = true;
+                break;
+            }
+        }
+        reset_project_budget();
+        assert!(
+            refused,
+            "twenty documents of 200,000 nodes exceed the project budget"
+        );
     }
 
     #[test]

@@ -274,6 +274,7 @@ impl Schema {
 /// Checks the whole project.
 pub fn check(files: &ProjectFiles) -> Checked {
     crate::diagnostics::reset_hint_budget();
+    yaml::reset_project_budget();
     let mut sources = Vec::new();
     let mut findings = Vec::new();
     let units = units(files);
