@@ -372,3 +372,22 @@ fn names_with_control_characters_are_refused() {
     assert_eq!(with_code(&checked, codes::IO_REFUSED).len(), 1);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn invisible_characters_in_names_and_conditions_are_warnings() {
+    let checked = checked(&[
+        (
+            "skills/s/memory.yml",
+            "schema:\n  public:\n    \"is\u{200b}_admin\": {}\n    flag: {}\n",
+        ),
+        (
+            "skills/s/responses.yml",
+            "responses:\n  \"utter_\u{202e}x\":\n    - text: a\n      condition: \"session.s.flag == 'a\u{2066}'\"\n    - text: b\n",
+        ),
+    ]);
+    let found = with_code(&checked, codes::INVISIBLE_CHARACTER);
+    assert_eq!(found.len(), 3, "{:?}", checked.findings);
+    assert!(found.iter().any(|f| f.message.contains("U+200B")));
+    assert!(found.iter().any(|f| f.message.contains("U+202E")));
+    assert!(found.iter().any(|f| f.message.contains("U+2066")));
+}

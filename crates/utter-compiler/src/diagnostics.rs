@@ -54,6 +54,7 @@ pub mod codes {
     pub const MEMORY_SHAPE: &str = "utter.validation.memory.invalid_shape";
     pub const RUST_NAME_COLLISION: &str = "utter.codegen.name_collision";
     pub const MEMORY_ACCESS_IGNORED: &str = "utter.validation.memory.access_not_enforced";
+    pub const INVISIBLE_CHARACTER: &str = "utter.validation.invisible_character";
     pub const IO_REFUSED: &str = "utter.io.refused";
     pub const IO_IGNORED: &str = "utter.io.ignored";
     pub const MEMORY_UNKNOWN_TYPE: &str = "utter.validation.memory.unknown_type";

@@ -257,6 +257,18 @@ fn declare(
                 continue;
             }
         }
+        if let Some(c) = name.chars().find(|&c| crate::names::is_invisible(c)) {
+            cx.report(
+                codes::INVISIBLE_CHARACTER,
+                Severity::Warning,
+                span.clone(),
+                format!(
+                    "entry name `{}` holds the invisible character U+{:04X}, which makes it look like another name; remove it",
+                    name.escape_debug(),
+                    c as u32
+                ),
+            );
+        }
         seen.entry(name.clone()).or_insert(visibility);
         let attributes = attributes(cx, &name, attributes_node);
         out.push(MemoryDecl {

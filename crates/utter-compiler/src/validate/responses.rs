@@ -23,8 +23,26 @@ pub(super) fn validate_response(
     raw: &RawResponse,
 ) -> Vec<Option<Expr<MemoryRef>>> {
     let mut conditions = Vec::with_capacity(raw.variants.len());
+    report_invisible(
+        cx,
+        "the response name",
+        &raw.name,
+        raw.name_span.clone(),
+        &raw.name,
+        None,
+    );
     for variant in &raw.variants {
         let index = Some(variant.index);
+        if let ConditionField::Text { text, node } = &variant.condition {
+            report_invisible(
+                cx,
+                "the condition",
+                text,
+                node.span.clone(),
+                &raw.name,
+                index,
+            );
+        }
         if variant.text.trim().is_empty() && !variant.text_invalid {
             let span = variant
                 .text_node
@@ -134,6 +152,32 @@ pub(super) fn validate_response(
         );
     }
     conditions
+}
+
+/// A warning when `text` holds a bidirectional control or a zero-width
+/// character: it can make code read differently from what it does (Trojan
+/// Source), and a name holding one looks like another name.
+pub(super) fn report_invisible(
+    cx: &mut FileCx<'_>,
+    what: &str,
+    text: &str,
+    span: Range<usize>,
+    response: &str,
+    variant: Option<usize>,
+) {
+    if let Some(c) = text.chars().find(|&c| crate::names::is_invisible(c)) {
+        cx.report_in(
+            codes::INVISIBLE_CHARACTER,
+            Severity::Warning,
+            span,
+            response,
+            variant,
+            format!(
+                "{what} holds the invisible character U+{:04X}, which can make it read as something else; remove it",
+                c as u32
+            ),
+        );
+    }
 }
 
 /// Reports what the declared types decide about a condition.
