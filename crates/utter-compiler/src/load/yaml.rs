@@ -676,13 +676,11 @@ mod tests {
 
     #[test]
     fn nested_anchors_over_a_large_tree_are_refused() {
-        let mut text = String::new();
-        text.push_str(&"- &a".repeat(1));
         let mut tree = format!("[{}]", vec!["x"; 100_000].join(", "));
         for i in 0..40 {
             tree = format!("&n{i} [{tree}]");
         }
-        text = format!("root: {tree}\n");
+        let text = format!("root: {tree}\n");
         let err = parse(&text).unwrap_err();
         assert_eq!(err.kind, YamlErrorKind::Limit);
         assert!(err.message.contains("copy"), "{}", err.message);
