@@ -391,3 +391,57 @@ fn invisible_characters_in_names_and_conditions_are_warnings() {
     assert!(found.iter().any(|f| f.message.contains("U+202E")));
     assert!(found.iter().any(|f| f.message.contains("U+2066")));
 }
+
+#[test]
+fn names_mixing_scripts_are_warnings() {
+    let checked = checked(&[
+        (
+            "skills/s/memory.yml",
+            "schema:\n  public:\n    \"p\u{0430}y\": {}\n    \"Ωmega\": {}\n",
+        ),
+        (
+            "responses.yml",
+            "responses:\n  \"utter_\u{0440}ay\":\n    - text: a\n  utter_ok:\n    - text: b\n",
+        ),
+    ]);
+    let found = with_code(&checked, codes::INVISIBLE_CHARACTER);
+    assert_eq!(found.len(), 3, "{:?}", checked.findings);
+    assert!(found.iter().all(|f| f.message.contains("mixes")));
+}
+
+#[test]
+fn names_of_generated_items_are_findings() {
+    let checked = checked(&[(
+        "responses.yml",
+        "responses:\n  ALL:\n    - text: a\n  COUNT:\n    - text: b\n  all:\n    - text: c\n",
+    )]);
+    let found = with_code(&checked, codes::RUST_NAME_COLLISION);
+    assert_eq!(found.len(), 2, "{:?}", checked.findings);
+    assert!(
+        found[0].message.contains("the generated item `Response::"),
+        "{}",
+        found[0].message
+    );
+}
+
+#[test]
+fn pretty_printed_code_shows_bidi_and_carriage_returns_escaped() {
+    let registry = registry(&[(
+        "responses.yml",
+        "responses:\n  \"rtl\u{202e}x\":\n    - text: \"a\\rb\u{2067}c\"\n  \"cr\\rname\":\n    - text: d\n",
+    )]);
+    let code = codegen::pretty(codegen::generate(&registry), codegen::HEADER).expect("parses");
+    for line in code.lines().filter(|l| l.trim_start().starts_with("//")) {
+        assert!(
+            !line
+                .chars()
+                .any(|c| c.is_control() || utter_compiler::names::is_invisible(c)),
+            "a raw control or bidi character in a comment: {line:?}"
+        );
+    }
+    assert!(
+        !code.contains('\r'),
+        "no carriage return anywhere in the file"
+    );
+    assert!(code.contains("rtl\\u{202e}x"), "shown escaped in the docs");
+}

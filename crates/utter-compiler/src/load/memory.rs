@@ -269,6 +269,14 @@ fn declare(
                 ),
             );
         }
+        if let Some((a, b)) = crate::names::mixed_scripts(&name) {
+            cx.report(
+                codes::INVISIBLE_CHARACTER,
+                Severity::Warning,
+                span.clone(),
+                format!("entry name `{name}` mixes {a} and {b} letters, so it can look like another name; spell it in one script"),
+            );
+        }
         seen.entry(name.clone()).or_insert(visibility);
         let attributes = attributes(cx, &name, attributes_node);
         out.push(MemoryDecl {

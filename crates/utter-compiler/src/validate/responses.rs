@@ -165,6 +165,18 @@ pub(super) fn report_invisible(
     response: &str,
     variant: Option<usize>,
 ) {
+    if what == "the response name"
+        && let Some((a, b)) = crate::names::mixed_scripts(text)
+    {
+        cx.report_in(
+            codes::INVISIBLE_CHARACTER,
+            Severity::Warning,
+            span.clone(),
+            response,
+            variant,
+            format!("{what} mixes {a} and {b} letters, so it can look like another name; spell it in one script"),
+        );
+    }
     if let Some(c) = text.chars().find(|&c| crate::names::is_invisible(c)) {
         cx.report_in(
             codes::INVISIBLE_CHARACTER,
