@@ -8,6 +8,7 @@
 
 mod delivery;
 mod fast;
+mod format;
 mod memory;
 mod skill;
 mod template;
@@ -15,6 +16,7 @@ mod types;
 mod value;
 
 pub use delivery::{Delivery, Rephraser, Spoken};
+pub use format::{py_str, write_py_repr, write_py_str};
 pub use memory::{
     Context, Entry, EntryKey, MapMemory, Memory, Reader, SkillId, SlotMemory, UnknownSkill,
     Visibility, find_entry,
@@ -22,10 +24,7 @@ pub use memory::{
 pub use skill::{SkillResponses, StepKind, StepResponse, ToolResponses, WhenTrigger};
 pub use template::{Piece, Rendered, literal_text, render};
 pub use types::{EntryType, SetError, UnknownValue};
-pub use value::{
-    CmpOp, EvalError, MAX_VALUE_DEPTH, Value, ValueRef, compare, py_eq, py_str, value_depth,
-    write_py_repr, write_py_str,
-};
+pub use value::{CmpOp, EvalError, MAX_VALUE_DEPTH, Value, ValueRef, compare, py_eq, value_depth};
 
 /// Selects a variant: the first conditioned one whose condition holds, in
 /// YAML order, else `default`. `conditions` yields, per variant, `None` when

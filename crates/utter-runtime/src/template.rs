@@ -5,8 +5,9 @@ use std::borrow::Cow;
 use std::fmt::{self, Write};
 
 use crate::delivery::Delivery;
+use crate::format::{py_str_len_bound, write_py_str};
 use crate::memory::{Entry, Reader};
-use crate::value::{ValueRef, py_str_len_bound, write_py_str};
+use crate::value::ValueRef;
 
 /// One piece of a variant's text, split at compile time. Generated code holds
 /// `Piece<&'static str, &'static [usize]>`; the interpreter owned strings.

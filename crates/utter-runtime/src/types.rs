@@ -3,7 +3,8 @@
 
 use core::fmt;
 
-use crate::value::{MAX_VALUE_DEPTH, Value, write_py_repr};
+use crate::format::write_py_repr;
+use crate::value::{MAX_VALUE_DEPTH, Value};
 
 /// The declared type of a memory entry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

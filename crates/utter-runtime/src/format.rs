@@ -1,0 +1,350 @@
+//! Python's `str()` and `repr()` of memory values, written into any
+//! `fmt::Write` without allocating: floats as CPython's shortest repr, strings
+//! with its escapes, lists and dicts walked without recursion.
+
+use core::fmt::{self, Write};
+
+use crate::value::{Value, ValueRef};
+
+/// Writes `value` as Python's `str(value)` does.
+pub fn write_py_str(out: &mut impl Write, value: ValueRef<'_>) -> fmt::Result {
+    match value {
+        ValueRef::Str(s) => out.write_str(s),
+        other => write_py_repr(out, other),
+    }
+}
+
+/// An upper bound of `str(value)`'s length in bytes, exact for strings and
+/// containers; numbers are bounded rather than formatted (the longest
+/// `int` is 20 bytes, the longest float `repr` 24, e.g. `-2.2250738585072014e-308`).
+pub fn py_str_len_bound(value: ValueRef<'_>) -> usize {
+    match value {
+        ValueRef::Str(s) => s.len(),
+        ValueRef::None | ValueRef::Bool(true) => 4,
+        ValueRef::Bool(false) => 5,
+        ValueRef::Int(_) => 20,
+        ValueRef::Float(_) => 24,
+        ValueRef::List(_) | ValueRef::Map(_) => {
+            struct Counter(usize);
+            impl Write for Counter {
+                fn write_str(&mut self, s: &str) -> fmt::Result {
+                    self.0 += s.len();
+                    Ok(())
+                }
+            }
+            let mut counter = Counter(0);
+            let _ = write_py_repr(&mut counter, value);
+            counter.0
+        }
+    }
+}
+
+/// Writes `value` as Python's `repr(value)` does. Nested lists and dicts
+/// are walked with an explicit stack: depth costs heap, never call stack.
+pub fn write_py_repr(out: &mut impl Write, value: ValueRef<'_>) -> fmt::Result {
+    /// What is left to write of an open container.
+    enum Open<'v> {
+        List(core::slice::Iter<'v, Value>, bool),
+        Map(core::slice::Iter<'v, (String, Value)>, bool),
+    }
+    let mut stack: Vec<Open<'_>> = Vec::new();
+    let mut next = Some(value);
+    loop {
+        if let Some(value) = next.take() {
+            match value {
+                ValueRef::None => out.write_str("None")?,
+                ValueRef::Bool(true) => out.write_str("True")?,
+                ValueRef::Bool(false) => out.write_str("False")?,
+                ValueRef::Int(i) => write!(out, "{i}")?,
+                ValueRef::Float(f) => write_py_float(out, f)?,
+                ValueRef::Str(s) => write_py_str_repr(out, s)?,
+                ValueRef::List(items) => {
+                    out.write_char('[')?;
+                    stack.push(Open::List(items.iter(), true));
+                }
+                ValueRef::Map(pairs) => {
+                    out.write_char('{')?;
+                    stack.push(Open::Map(pairs.iter(), true));
+                }
+            }
+        }
+        let Some(top) = stack.last_mut() else {
+            return Ok(());
+        };
+        match top {
+            Open::List(items, first) => match items.next() {
+                Some(item) => {
+                    if !*first {
+                        out.write_str(", ")?;
+                    }
+                    *first = false;
+                    next = Some(item.as_ref());
+                }
+                None => {
+                    out.write_char(']')?;
+                    stack.pop();
+                }
+            },
+            Open::Map(pairs, first) => match pairs.next() {
+                Some((k, v)) => {
+                    if !*first {
+                        out.write_str(", ")?;
+                    }
+                    *first = false;
+                    write_py_str_repr(out, k)?;
+                    out.write_str(": ")?;
+                    next = Some(v.as_ref());
+                }
+                None => {
+                    out.write_char('}')?;
+                    stack.pop();
+                }
+            },
+        }
+    }
+}
+
+/// `str(value)` into a new `String`.
+pub fn py_str(value: ValueRef<'_>) -> String {
+    let mut out = String::new();
+    // Writing into a String cannot fail.
+    let _ = write_py_str(&mut out, value);
+    out
+}
+
+/// A fixed stack buffer, so float formatting needs no allocation.
+struct StackBuf {
+    bytes: [u8; 40],
+    len: usize,
+}
+
+impl Write for StackBuf {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        let end = self.len + s.len();
+        if end > self.bytes.len() {
+            return Err(fmt::Error);
+        }
+        self.bytes[self.len..end].copy_from_slice(s.as_bytes());
+        self.len = end;
+        Ok(())
+    }
+}
+
+/// Python's float `repr`: the shortest digits that round-trip, in fixed notation
+/// when the decimal exponent is in `-4..16`, else scientific (`1e+16`, `1e-05`).
+fn write_py_float(out: &mut impl Write, f: f64) -> fmt::Result {
+    if f.is_nan() {
+        return out.write_str("nan");
+    }
+    if f.is_infinite() {
+        return out.write_str(if f > 0.0 { "inf" } else { "-inf" });
+    }
+    // Rust's `{:e}` yields the same shortest round-trip digits as Python's repr.
+    let mut buf = StackBuf {
+        bytes: [0; 40],
+        len: 0,
+    };
+    write!(buf, "{f:e}")?;
+    let sci = core::str::from_utf8(&buf.bytes[..buf.len]).map_err(|_| fmt::Error)?;
+    let (mantissa, exponent) = sci.split_once('e').ok_or(fmt::Error)?;
+    let exponent: i32 = exponent.parse().map_err(|_| fmt::Error)?;
+    let (negative, mantissa) = match mantissa.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, mantissa),
+    };
+    let (head, tail) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    if negative {
+        out.write_char('-')?;
+    }
+    if !(-4..16).contains(&exponent) {
+        out.write_str(head)?;
+        if !tail.is_empty() {
+            out.write_char('.')?;
+            out.write_str(tail)?;
+        }
+        let sign = if exponent < 0 { '-' } else { '+' };
+        return write!(out, "e{sign}{:02}", exponent.unsigned_abs());
+    }
+    if exponent < 0 {
+        out.write_str("0.")?;
+        for _ in 0..(-exponent - 1) {
+            out.write_char('0')?;
+        }
+        out.write_str(head)?;
+        return out.write_str(tail);
+    }
+    // `exponent + 1` integer digits, padded with zeros, then the fraction or `.0`.
+    let int_digits = exponent as usize + 1;
+    let digits_len = head.len() + tail.len();
+    let digit = |i: usize| -> &str {
+        if i < head.len() {
+            &head[i..=i]
+        } else {
+            &tail[i - head.len()..=i - head.len()]
+        }
+    };
+    for i in 0..int_digits {
+        out.write_str(if i < digits_len { digit(i) } else { "0" })?;
+    }
+    out.write_char('.')?;
+    if digits_len > int_digits {
+        for i in int_digits..digits_len {
+            out.write_str(digit(i))?;
+        }
+        Ok(())
+    } else {
+        out.write_char('0')
+    }
+}
+
+/// Python's `repr(str)`: single quotes unless the text holds `'` and no `"`.
+fn write_py_str_repr(out: &mut impl Write, s: &str) -> fmt::Result {
+    let quote = if s.contains('\'') && !s.contains('"') {
+        '"'
+    } else {
+        '\''
+    };
+    out.write_char(quote)?;
+    for c in s.chars() {
+        match c {
+            '\\' => out.write_str("\\\\")?,
+            '\n' => out.write_str("\\n")?,
+            '\r' => out.write_str("\\r")?,
+            '\t' => out.write_str("\\t")?,
+            c if c == quote => {
+                out.write_char('\\')?;
+                out.write_char(c)?;
+            }
+            c if is_printable(c) => out.write_char(c)?,
+            c if (c as u32) < 0x100 => write!(out, "\\x{:02x}", c as u32)?,
+            c if (c as u32) < 0x10000 => write!(out, "\\u{:04x}", c as u32)?,
+            c => write!(out, "\\U{:08x}", c as u32)?,
+        }
+    }
+    out.write_char(quote)
+}
+
+/// Approximates Python's `str.isprintable()` per character: control, format,
+/// separator (other than space), surrogate-free private-use and noncharacters
+/// are escaped. Covers every character JSON or YAML memory can realistically hold.
+fn is_printable(c: char) -> bool {
+    let u = c as u32;
+    !(c.is_control()
+        || u == 0xAD
+        || (0x2000..=0x200F).contains(&u)
+        || (0x2028..=0x202F).contains(&u)
+        || (0x205F..=0x206F).contains(&u)
+        || u == 0xA0
+        || u == 0x1680
+        || u == 0x3000
+        || u == 0xFEFF
+        || (0xE000..=0xF8FF).contains(&u)
+        || (0xFFF0..=0xFFFF).contains(&u)
+        || (0xF0000..=0x10FFFF).contains(&u)
+        || (u & 0xFFFE) == 0xFFFE)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(v: Value) -> String {
+        py_str(v.as_ref())
+    }
+
+    #[test]
+    fn floats_print_as_python_repr() {
+        let cases: &[(f64, &str)] = &[
+            (5.0, "5.0"),
+            (0.1, "0.1"),
+            (2.5, "2.5"),
+            (1e16, "1e+16"),
+            (1e15, "1000000000000000.0"),
+            (123456789012345680.0, "1.2345678901234568e+17"),
+            (0.0001, "0.0001"),
+            (0.00001, "1e-05"),
+            (1.5e-7, "1.5e-07"),
+            (-0.0, "-0.0"),
+            (-2.75, "-2.75"),
+            (1e100, "1e+100"),
+            (1.7976931348623157e308, "1.7976931348623157e+308"),
+            (5e-324, "5e-324"),
+            (f64::INFINITY, "inf"),
+            (f64::NEG_INFINITY, "-inf"),
+            (f64::NAN, "nan"),
+            (100.0, "100.0"),
+            (12345.678, "12345.678"),
+            (0.30000000000000004, "0.30000000000000004"),
+        ];
+        for (f, want) in cases {
+            assert_eq!(s(Value::Float(*f)), *want, "formatting {f:?}");
+        }
+    }
+
+    #[test]
+    fn length_bounds_hold_for_extreme_and_random_numbers() {
+        let bound_holds = |v: ValueRef<'_>| {
+            let text = py_str(v);
+            assert!(
+                text.len() <= py_str_len_bound(v),
+                "`{text}` is longer than its bound {}",
+                py_str_len_bound(v)
+            );
+        };
+        for i in [i64::MIN, i64::MAX, 0, -1] {
+            bound_holds(ValueRef::Int(i));
+        }
+        for f in [
+            -2.2250738585072014e-308,
+            -f64::MAX,
+            -f64::MIN_POSITIVE,
+            -5e-324,
+            -0.00012345678901234567,
+            -1234567890123456.7,
+            -9999999999999998.0,
+            f64::NAN,
+            f64::NEG_INFINITY,
+        ] {
+            bound_holds(ValueRef::Float(f));
+        }
+        // Every exponent and sign, random mantissas (a fixed xorshift sequence).
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..200_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            bound_holds(ValueRef::Float(f64::from_bits(state)));
+        }
+        for v in [
+            ValueRef::None,
+            ValueRef::Bool(true),
+            ValueRef::Bool(false),
+            ValueRef::Str("héllo"),
+        ] {
+            assert_eq!(py_str(v).len(), py_str_len_bound(v));
+        }
+    }
+
+    #[test]
+    fn str_formats_like_python() {
+        assert_eq!(s(Value::Bool(true)), "True");
+        assert_eq!(s(Value::None), "None");
+        assert_eq!(s(Value::Int(-42)), "-42");
+        assert_eq!(s(Value::from("plain")), "plain");
+        assert_eq!(s(Value::from(vec!["a", "b"])), "['a', 'b']");
+        assert_eq!(s(Value::from(vec!["it's"])), "[\"it's\"]");
+        assert_eq!(s(Value::from(vec!["a'b\"c"])), "['a\\'b\"c']");
+        assert_eq!(s(Value::from(vec!["tab\there\n"])), "['tab\\there\\n']");
+        assert_eq!(s(Value::from(vec!["\u{7}é"])), "['\\x07é']");
+        assert_eq!(
+            s(Value::Map(vec![
+                ("b".into(), Value::Int(1)),
+                (
+                    "a".into(),
+                    Value::List(vec![Value::Float(1.0), Value::None])
+                )
+            ])),
+            "{'b': 1, 'a': [1.0, None]}"
+        );
+    }
+}
