@@ -988,3 +988,27 @@ fn names_that_meet_in_rust_are_a_finding() {
         .collect();
     assert_eq!(names, [("utter_a".to_owned(), 2), ("utterA".to_owned(), 4)]);
 }
+
+/// rasa-pro 3.21.0 declares the bundled default skills' memory under
+/// `public:` (its `default_skills/*/memory.yml`): project skills and the
+/// root file read it, in conditions and placeholders.
+#[test]
+fn bundled_default_skill_memory_is_public() {
+    let reg = registry(&[
+        (
+            "skills/s/responses.yml",
+            "responses:\n  utter_s:\n    - text: more\n      condition: session.default_completed.wants_to_continue\n    - text: done\n",
+        ),
+        (
+            "responses.yml",
+            "responses:\n  utter_resume:\n    - text: \"Back to {session.default_continue_interrupted.interrupted_task_name}.\"\n",
+        ),
+    ]);
+    let m = memory(&[
+        ("default_completed", "wants_to_continue", true.into()),
+        ("default_continue_interrupted", "interrupted_task_name", "your order".into()),
+    ]);
+    assert_eq!(deliver(&reg, "utter_s", Some("s"), &m).0, "more");
+    assert_eq!(deliver(&reg, "utter_resume", None, &m).0, "Back to your order.");
+    assert_eq!(deliver(&reg, "utter_resume", Some("s"), &m).0, "Back to your order.");
+}
