@@ -51,6 +51,35 @@ pub mod typed_SEED_glue {
 }
 "#;
 
+/// Checks and generates `files`, writes the code to `$OUT_DIR/{module}.rs`
+/// and declares `pub mod {module}` (compiled under `deny(warnings)`) in
+/// `modules`; an invalid project is a generator bug.
+fn compile_module(
+    out: &std::path::Path,
+    modules: &mut String,
+    module: &str,
+    files: &[(String, String)],
+) {
+    let files = ProjectFiles::from_files(
+        files
+            .iter()
+            .map(|(p, t)| (p.clone(), t.clone().into_bytes())),
+    );
+    let registry = lower(&check(&files)).unwrap_or_else(|errors| {
+        let lines: Vec<String> = errors.iter().map(|f| f.one_line()).collect();
+        panic!(
+            "synthetic project {module} is invalid (a generator bug):\n{}",
+            lines.join("\n")
+        )
+    });
+    let code = codegen::generate(&registry).to_string();
+    std::fs::write(out.join(format!("{module}.rs")), code).expect("OUT_DIR is writable");
+    let _ = writeln!(
+        modules,
+        "#[deny(warnings)] #[allow(dead_code)] pub mod {module} {{ include!(concat!(env!(\"OUT_DIR\"), \"/{module}.rs\")); }}"
+    );
+}
+
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
@@ -58,29 +87,7 @@ fn main() {
     let mut modules = String::new();
     for seed in 0..REGISTRIES {
         let project = utter_synth::random_project(seed);
-        let files = ProjectFiles::from_files(
-            project
-                .files
-                .iter()
-                .map(|(p, t)| (p.clone(), t.clone().into_bytes())),
-        );
-        let checked = check(&files);
-        let registry = match lower(&checked) {
-            Ok(registry) => registry,
-            Err(errors) => {
-                let lines: Vec<String> = errors.iter().map(|f| f.one_line()).collect();
-                panic!(
-                    "synthetic project {seed} is invalid (a generator bug):\n{}",
-                    lines.join("\n")
-                );
-            }
-        };
-        let code = codegen::generate(&registry).to_string();
-        std::fs::write(out.join(format!("synth_{seed}.rs")), code).expect("OUT_DIR is writable");
-        let _ = writeln!(
-            modules,
-            "#[deny(warnings)] #[allow(dead_code)] pub mod synth_{seed} {{ include!(concat!(env!(\"OUT_DIR\"), \"/synth_{seed}.rs\")); }}"
-        );
+        compile_module(&out, &mut modules, &format!("synth_{seed}"), &project.files);
         let _ = writeln!(
             table,
             "    Synth {{ seed: {seed}, deliver_name: synth_{seed}::deliver_name, entries: &synth_{seed}::ENTRIES }},"
@@ -89,26 +96,7 @@ fn main() {
     let mut typed_table = String::new();
     for seed in 0..TYPED_REGISTRIES {
         let project = utter_synth::random_typed_project(seed);
-        let files = ProjectFiles::from_files(
-            project
-                .files
-                .iter()
-                .map(|(p, t)| (p.clone(), t.clone().into_bytes())),
-        );
-        let checked = check(&files);
-        let registry = lower(&checked).unwrap_or_else(|errors| {
-            let lines: Vec<String> = errors.iter().map(|f| f.one_line()).collect();
-            panic!(
-                "typed synthetic project {seed} is invalid (a generator bug):\n{}",
-                lines.join("\n")
-            )
-        });
-        let code = codegen::generate(&registry).to_string();
-        std::fs::write(out.join(format!("typed_{seed}.rs")), code).expect("OUT_DIR is writable");
-        let _ = writeln!(
-            modules,
-            "#[deny(warnings)] #[allow(dead_code)] pub mod typed_{seed} {{ include!(concat!(env!(\"OUT_DIR\"), \"/typed_{seed}.rs\")); }}"
-        );
+        compile_module(&out, &mut modules, &format!("typed_{seed}"), &project.files);
         modules.push_str(&TYPED_GLUE.replace("SEED", &seed.to_string()));
         let _ = writeln!(
             typed_table,
@@ -122,40 +110,17 @@ fn main() {
         "responses:\n  utter_wide:\n    - text: wide\n      condition: \"{}\"\n    - text: narrow\n",
         terms.join(" or ")
     );
-    let project = ProjectFiles::from_files([
+    let wide_files = [
         (
             "skills/s/memory.yml".to_owned(),
-            b"schema:\n  public:\n    n: {type: int}\n".to_vec(),
+            "schema:\n  public:\n    n: {type: int}\n".to_owned(),
         ),
-        ("skills/s/responses.yml".to_owned(), wide.into_bytes()),
-    ]);
-    let registry = lower(&check(&project)).expect("the widest condition is valid");
-    std::fs::write(
-        out.join("wide.rs"),
-        codegen::generate(&registry).to_string(),
-    )
-    .expect("OUT_DIR is writable");
-    let _ = writeln!(
-        modules,
-        "#[deny(warnings)] #[allow(dead_code)] pub mod wide {{ include!(concat!(env!(\"OUT_DIR\"), \"/wide.rs\")); }}"
-    );
+        ("skills/s/responses.yml".to_owned(), wide),
+    ];
+    compile_module(&out, &mut modules, "wide", &wide_files);
     // More responses than `from_name` matches inline: the hashed name table.
     let files = utter_synth::scaled_project(codegen::MATCH_LOOKUP_MAX + 44, 2);
-    let project = ProjectFiles::from_files(
-        files
-            .iter()
-            .map(|(p, t)| (p.clone(), t.clone().into_bytes())),
-    );
-    let registry = lower(&check(&project)).expect("the scaled project is valid");
-    std::fs::write(
-        out.join("scaled.rs"),
-        codegen::generate(&registry).to_string(),
-    )
-    .expect("OUT_DIR is writable");
-    let _ = writeln!(
-        modules,
-        "#[deny(warnings)] #[allow(dead_code)] pub mod scaled {{ include!(concat!(env!(\"OUT_DIR\"), \"/scaled.rs\")); }}"
-    );
+    compile_module(&out, &mut modules, "scaled", &files);
     let source = format!(
         "{modules}\n/// The compiled synthetic registries.\npub static SYNTH: &[Synth] = &[\n{table}];\n/// The compiled typed synthetic registries.\npub static TYPED: &[TypedSynth] = &[\n{typed_table}];\n"
     );

@@ -1006,9 +1006,19 @@ fn bundled_default_skill_memory_is_public() {
     ]);
     let m = memory(&[
         ("default_completed", "wants_to_continue", true.into()),
-        ("default_continue_interrupted", "interrupted_task_name", "your order".into()),
+        (
+            "default_continue_interrupted",
+            "interrupted_task_name",
+            "your order".into(),
+        ),
     ]);
     assert_eq!(deliver(&reg, "utter_s", Some("s"), &m).0, "more");
-    assert_eq!(deliver(&reg, "utter_resume", None, &m).0, "Back to your order.");
-    assert_eq!(deliver(&reg, "utter_resume", Some("s"), &m).0, "Back to your order.");
+    assert_eq!(
+        deliver(&reg, "utter_resume", None, &m).0,
+        "Back to your order."
+    );
+    assert_eq!(
+        deliver(&reg, "utter_resume", Some("s"), &m).0,
+        "Back to your order."
+    );
 }

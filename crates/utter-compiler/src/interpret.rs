@@ -7,21 +7,11 @@ use std::path::Path;
 
 use utter::{Context, Delivery, EvalError, ValueRef, compare, render};
 
-use crate::condition::{Expr, Literal};
+use crate::condition::Expr;
 use crate::diagnostics::{Finding, codes};
 use crate::load::project::{ProjectFiles, ReadError};
 use crate::lower::{Registry, Response, lower};
 use crate::validate::check;
-
-fn literal(l: &Literal) -> ValueRef<'_> {
-    match l {
-        Literal::None => ValueRef::None,
-        Literal::Bool(b) => ValueRef::Bool(*b),
-        Literal::Int(i) => ValueRef::Int(*i),
-        Literal::Float(f) => ValueRef::Float(*f),
-        Literal::Str(s) => ValueRef::Str(s),
-    }
-}
 
 impl Registry {
     /// Evaluates a condition: Python semantics, `and`/`or`/comparisons yield
@@ -64,7 +54,7 @@ impl Registry {
                 Some(entry) => ctx.read(entry),
                 None => ValueRef::None,
             },
-            Expr::Lit(l) => literal(l),
+            Expr::Lit(l) => l.value(),
         })
     }
 

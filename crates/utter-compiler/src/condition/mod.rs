@@ -45,6 +45,19 @@ pub enum Literal {
     Str(String),
 }
 
+impl Literal {
+    /// The literal as a value for evaluation.
+    pub fn value(&self) -> utter::ValueRef<'_> {
+        match self {
+            Literal::None => utter::ValueRef::None,
+            Literal::Bool(b) => utter::ValueRef::Bool(*b),
+            Literal::Int(i) => utter::ValueRef::Int(*i),
+            Literal::Float(f) => utter::ValueRef::Float(*f),
+            Literal::Str(s) => utter::ValueRef::Str(s),
+        }
+    }
+}
+
 /// A condition AST; `R` is how a memory reference is held (as written, or
 /// resolved to an entry id after validation).
 #[derive(Clone, Debug, PartialEq)]

@@ -10,7 +10,7 @@
 
 use std::ops::Range;
 
-use utter::{CmpOp, EntryType, ValueRef, compare};
+use utter::{CmpOp, EntryType, compare};
 
 use crate::condition::{Expr, Literal, MemoryRef};
 use crate::diagnostics::{Severity, codes, did_you_mean};
@@ -61,21 +61,11 @@ fn literal_kind(l: &Literal) -> u8 {
     }
 }
 
-fn literal_value(l: &Literal) -> ValueRef<'_> {
-    match l {
-        Literal::None => ValueRef::None,
-        Literal::Bool(b) => ValueRef::Bool(*b),
-        Literal::Int(i) => ValueRef::Int(*i),
-        Literal::Float(f) => ValueRef::Float(*f),
-        Literal::Str(s) => ValueRef::Str(s),
-    }
-}
-
 /// A literal as Python's `repr` writes it, for messages.
 fn show_literal(l: &Literal) -> String {
     let mut out = String::new();
     // Writing into a String cannot fail.
-    let _ = utter::write_py_repr(&mut out, literal_value(l));
+    let _ = utter::write_py_repr(&mut out, l.value());
     out
 }
 
@@ -220,7 +210,7 @@ impl<'a> Analysis<'a> {
                     | (o & ERROR)
             }
             Expr::Lit(l) => {
-                if literal_value(l).truthy() {
+                if l.value().truthy() {
                     TRUE
                 } else {
                     FALSE
@@ -256,7 +246,7 @@ impl<'a> Analysis<'a> {
             }
         }
         if let (Operand::Lit(x), Operand::Lit(y)) = (&a, &b) {
-            return match compare(op, literal_value(x), literal_value(y)) {
+            return match compare(op, x.value(), y.value()) {
                 Ok(true) => TRUE,
                 Ok(false) => FALSE,
                 Err(_) => ERROR,
