@@ -312,6 +312,17 @@ pub fn typed_memory(decls: &[MemoryDecl]) -> TokenStream {
             let id = Literal::usize_unsuffixed(id);
             quote!(#id if self.skill != ::core::option::Option::Some(Skill::#skill) => ::utter::ValueRef::None)
         });
+    let guards: Vec<TokenStream> = guards.collect();
+    let value_body = if guards.is_empty() {
+        quote!(self.memory.slot(entry.id))
+    } else {
+        quote! {
+            match entry.id {
+                #(#guards,)*
+                id => self.memory.slot(id),
+            }
+        }
+    };
     let categorical = decls.iter().enumerate().filter_map(|(id, d)| {
         names.entries[id].enum_name.as_ref()?;
         let (_, ns_field, _) = names.namespaces.iter().find(|(n, _, _)| *n == d.namespace)?;
@@ -328,6 +339,18 @@ pub fn typed_memory(decls: &[MemoryDecl]) -> TokenStream {
             #id => #readable matches!(self.memory.#ns_field.#field, ::core::option::Option::Some(value) if value as usize == index)
         })
     });
+    let categorical: Vec<TokenStream> = categorical.collect();
+    let fallback = quote!(::utter::__private::eq_str(self.value(entry), entry.values[index]));
+    let holds_body = if categorical.is_empty() {
+        fallback
+    } else {
+        quote! {
+            match entry.id {
+                #(#categorical,)*
+                _ => #fallback,
+            }
+        }
+    };
     quote! {
         #(#enums)*
         #(#structs)*
@@ -342,7 +365,8 @@ pub fn typed_memory(decls: &[MemoryDecl]) -> TokenStream {
             #(#ns_fields,)*
         }
 
-        #[allow(dead_code)]
+        // An agent without entries has matches of one wildcard arm here.
+        #[allow(dead_code, clippy::match_single_binding)]
         impl Memory {
             /// Empty memory: every entry unset.
             pub fn new() -> Self {
@@ -449,18 +473,12 @@ pub fn typed_memory(decls: &[MemoryDecl]) -> TokenStream {
             // reads it, so the match folds to the one field read.
             #[inline(always)]
             fn value<S: ::core::convert::AsRef<str>, V>(&self, entry: &::utter::Entry<S, V>) -> ::utter::ValueRef<'_> {
-                match entry.id {
-                    #(#guards,)*
-                    id => self.memory.slot(id),
-                }
+                #value_body
             }
 
             #[inline(always)]
             fn holds_value(&self, entry: &::utter::Entry, index: usize) -> bool {
-                match entry.id {
-                    #(#categorical,)*
-                    _ => ::utter::__private::eq_str(self.value(entry), entry.values[index]),
-                }
+                #holds_body
             }
         }
     }
