@@ -1,5 +1,6 @@
-//! Validation scales with its input: 10 times the input takes at most ~15
-//! times as long (linear is 10, n log n about 11.5, quadratic 100). A ratio
+//! Validation scales with its input: 10 times the input takes at most 20
+//! times as long (linear is 10, n log n about 11.5, quadratic 100; the
+//! rest is room for cache effects of the larger input and a busy machine). A ratio
 //! within one process, the best of three runs each, so machine speed and
 //! noise cancel out; sizes are chosen so the larger run takes a good
 //! fraction of a second.
@@ -21,7 +22,12 @@ fn best_of_three(mut f: impl FnMut()) -> Duration {
         .expect("three runs")
 }
 
+/// One scaling measurement at a time: tests of this file run in parallel
+/// threads otherwise, and would time each other.
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 fn assert_scales(what: &str, make: impl Fn(usize) -> Box<dyn Fn()>, n: usize) {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let small = make(n);
     let large = make(n * 10);
     let t_small = best_of_three(&small);
@@ -32,7 +38,7 @@ fn assert_scales(what: &str, make: impl Fn(usize) -> Box<dyn Fn()>, n: usize) {
         n * 10
     );
     assert!(
-        ratio <= 15.0,
+        ratio <= 20.0,
         "{what}: 10x the input took {ratio:.1}x the time ({t_small:?} -> {t_large:?})"
     );
 }
@@ -117,7 +123,7 @@ fn findings_on_one_long_line_render_quickly() {
                 }
             })
         },
-        1_000,
+        5_000,
     );
 }
 

@@ -340,7 +340,10 @@ pub fn typed_memory(decls: &[MemoryDecl]) -> TokenStream {
         })
     });
     let categorical: Vec<TokenStream> = categorical.collect();
-    let fallback = quote!(::utter::__private::eq_str(self.value(entry), entry.values[index]));
+    let fallback = quote!(::utter::__private::eq_str(
+        self.value(entry),
+        entry.values[index]
+    ));
     let holds_body = if categorical.is_empty() {
         fallback
     } else {
