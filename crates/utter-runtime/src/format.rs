@@ -329,8 +329,10 @@ mod tests {
 
     #[test]
     fn ties_between_shortest_strings_round_half_even() {
-        assert_eq!(s(Value::Float(2210353320000000.25)), "2210353320000000.2");
-        assert_eq!(s(Value::Float(-792905335750694.25)), "-792905335750694.2");
+        // 2210353320000000.25 and -792905335750694.25, exactly.
+        let tie = |bits: u64| s(Value::Float(f64::from_bits(bits)));
+        assert_eq!(tie(0x431f_6937_f1dd_e801), "2210353320000000.2");
+        assert_eq!(tie(0xc306_8925_4706_0132), "-792905335750694.2");
     }
 
     #[test]
