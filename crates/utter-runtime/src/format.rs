@@ -4,6 +4,7 @@
 
 use core::fmt::{self, Write};
 
+use crate::printable::is_printable;
 use crate::value::{Value, ValueRef};
 
 /// Writes `value` as Python's `str(value)` does.
@@ -246,26 +247,6 @@ fn write_py_str_repr(out: &mut impl Write, s: &str) -> fmt::Result {
     out.write_char(quote)
 }
 
-/// Approximates Python's `str.isprintable()` per character: control, format,
-/// separator (other than space), surrogate-free private-use and noncharacters
-/// are escaped. Covers every character JSON or YAML memory can realistically hold.
-fn is_printable(c: char) -> bool {
-    let u = c as u32;
-    !(c.is_control()
-        || u == 0xAD
-        || (0x2000..=0x200F).contains(&u)
-        || (0x2028..=0x202F).contains(&u)
-        || (0x205F..=0x206F).contains(&u)
-        || u == 0xA0
-        || u == 0x1680
-        || u == 0x3000
-        || u == 0xFEFF
-        || (0xE000..=0xF8FF).contains(&u)
-        || (0xFFF0..=0xFFFF).contains(&u)
-        || (0xF0000..=0x10FFFF).contains(&u)
-        || (u & 0xFFFE) == 0xFFFE)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -325,6 +306,22 @@ mod tests {
             let corpus = std::fs::read_to_string(path).expect("the corpus file");
             println!("{} values agree with CPython", check_corpus(&corpus));
         }
+    }
+
+    #[test]
+    fn strings_in_containers_escape_what_cpython_escapes() {
+        // Format characters and unassigned code points are escaped; U+FFFC and
+        // U+FFFD print as they are (Unicode 14.0, as in CPython 3.11).
+        let repr = |c: char| s(Value::List(vec![Value::Str(c.to_string())]));
+        assert_eq!(repr('\u{0600}'), "['\\u0600']");
+        assert_eq!(repr('\u{061C}'), "['\\u061c']");
+        assert_eq!(repr('\u{0378}'), "['\\u0378']");
+        assert_eq!(repr('\u{E0001}'), "['\\U000e0001']");
+        assert_eq!(repr('\u{FFFC}'), "['\u{FFFC}']");
+        assert_eq!(repr('\u{FFFD}'), "['\u{FFFD}']");
+        assert_eq!(repr('é'), "['é']");
+        assert_eq!(repr(' '), "[' ']");
+        assert_eq!(crate::printable::UNICODE_VERSION, "14.0.0");
     }
 
     #[test]

@@ -10,6 +10,7 @@ mod delivery;
 mod fast;
 mod format;
 mod memory;
+mod printable;
 mod skill;
 mod template;
 mod types;
