@@ -1022,3 +1022,21 @@ fn bundled_default_skill_memory_is_public() {
         "Back to your order."
     );
 }
+
+/// Findings about a response name it; variant findings name the variant too.
+#[test]
+fn duplicate_and_metadata_findings_name_their_response() {
+    let c = checked(&[(
+        "responses.yml",
+        "responses:\n  utter_a:\n    - text: a\n      metadata: [rephrase]\n  utter_a:\n    - text: b\n",
+    )]);
+    let duplicate = with_code(&c, codes::DUPLICATE_RESPONSE);
+    assert_eq!(duplicate.len(), 1, "{:?}", c.findings);
+    assert_eq!(duplicate[0].response.as_deref(), Some("utter_a"));
+    let shape = with_code(&c, codes::INVALID_VARIANT_SHAPE);
+    assert_eq!(shape.len(), 1, "{:?}", c.findings);
+    assert_eq!(
+        (shape[0].response.as_deref(), shape[0].variant),
+        (Some("utter_a"), Some(0))
+    );
+}

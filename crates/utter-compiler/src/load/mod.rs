@@ -97,12 +97,17 @@ impl FileCx<'_> {
             };
             if let Some(&first) = first_at.get(scalar.value.as_str()) {
                 let (line, _) = self.source.line_col(first);
-                self.report(
+                let mut finding = self.source.finding(
                     duplicate_code,
                     Severity::Error,
                     key.span.clone(),
                     format!("`{}` is defined twice in {what} (first on line {line}); the later one would silently win", scalar.value),
                 );
+                // A response defined twice is named like every response finding.
+                if duplicate_code == codes::DUPLICATE_RESPONSE {
+                    finding.response = Some(scalar.value.clone());
+                }
+                self.findings.push(finding);
             }
             first_at
                 .entry(scalar.value.as_str())

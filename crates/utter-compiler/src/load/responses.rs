@@ -281,7 +281,13 @@ fn walk_metadata(cx: &mut FileCx<'_>, response: &str, index: usize, node: &Node)
     {
         return false;
     }
+    let before = cx.findings.len();
     let Some(pairs) = cx.mapping(node, "`metadata`", codes::INVALID_VARIANT_SHAPE) else {
+        // The shape finding names the response and variant, as every variant finding does.
+        for finding in &mut cx.findings[before..] {
+            finding.response = Some(response.to_owned());
+            finding.variant = Some(index);
+        }
         return false;
     };
     let mut rephrase = false;
