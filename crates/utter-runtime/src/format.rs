@@ -146,6 +146,9 @@ fn write_py_float(out: &mut impl Write, f: f64) -> fmt::Result {
     // odd one. When the last digit is odd, the correctly rounded string of
     // the same length (ties to even) is CPython's whenever it round-trips
     // (checked against CPython's repr in tests/data/py_float_repr.txt).
+    // Two decimals of at most 15 digits are never both in one double's
+    // rounding interval, so a tie needs 16 digits or more: shorter strings
+    // take no second formatting.
     let mut buf = StackBuf {
         bytes: [0; 40],
         len: 0,
@@ -157,7 +160,7 @@ fn write_py_float(out: &mut impl Write, f: f64) -> fmt::Result {
         .filter(|b| b.is_ascii_digit())
         .last()
         .is_some_and(|d| (d - b'0') % 2 == 1);
-    if last_odd {
+    if last_odd && digits >= 16 {
         let mut even = StackBuf {
             bytes: [0; 40],
             len: 0,
