@@ -20,7 +20,7 @@ const USAGE: &str = "\
 utter: compile-time checked responses for Rasa Mantle agents
 
 Usage:
-  utter check [AGENT_DIR] [--format human|json]
+  utter check [AGENT_DIR] [--format human|json] [--deny-warnings]
   utter render AGENT_DIR RESPONSE [--skill ID] [--memory FILE.json] [--format text|json]
   utter expand AGENT_DIR
 
@@ -29,7 +29,11 @@ Commands:
   render   Deliver one response for a memory given as JSON: {\"<namespace>\": {\"<entry>\": value}}
   expand   Print the Rust code the project compiles to
 
-Exit codes: 0 ok, 1 the project has errors, 2 utter could not run.";
+Options:
+  --deny-warnings  (check) exit 1 when the project has warnings, too
+
+Exit codes: 0 ok, 1 the project has errors (or warnings with --deny-warnings),
+2 utter could not run (including a folder with no responses.yml).";
 
 /// A failure to run: bad arguments, unreadable input. Exit code 2.
 struct Fatal(String);
@@ -76,8 +80,10 @@ fn run() -> Result<ExitCode, Fatal> {
     let mut format: Option<String> = None;
     let mut skill: Option<String> = None;
     let mut memory: Option<PathBuf> = None;
+    let mut deny_warnings = false;
     while let Some(arg) = parser.next()? {
         match arg {
+            Long("deny-warnings") if command == "check" => deny_warnings = true,
             Long("format") if command != "expand" => format = Some(parser.value()?.string()?),
             Long("skill") if command == "render" => skill = Some(parser.value()?.string()?),
             Long("memory") if command == "render" => memory = Some(parser.value()?.into()),
@@ -98,7 +104,7 @@ fn run() -> Result<ExitCode, Fatal> {
         "check" => {
             let format = parse_format(format.as_deref(), &["human", "json"])?;
             let [dir] = take::<1>(positional, &["AGENT_DIR"], Some("."))?;
-            cmd_check(Path::new(&dir), format)
+            cmd_check(Path::new(&dir), format, deny_warnings)
         }
         "render" => {
             let format = parse_format(format.as_deref(), &["text", "json"])?;
@@ -161,6 +167,18 @@ fn take<const N: usize>(
 
 fn load(dir: &Path) -> Result<Checked, Fatal> {
     let files = ProjectFiles::read(dir)?;
+    // A folder without any responses.yml is not an agent: checking it would
+    // say `ok` in CI forever (a wrong path, a moved project).
+    if !files
+        .files
+        .keys()
+        .any(|label| label.ends_with("responses.yml"))
+    {
+        return Err(Fatal(format!(
+            "`{}` holds no `responses.yml` (nor `skills/<id>/responses.yml`); is it the agent folder?",
+            dir.display()
+        )));
+    }
     Ok(check(&files))
 }
 
@@ -192,7 +210,7 @@ fn plural(n: usize, word: &str) -> String {
     }
 }
 
-fn cmd_check(dir: &Path, format: Format) -> Result<ExitCode, Fatal> {
+fn cmd_check(dir: &Path, format: Format, deny_warnings: bool) -> Result<ExitCode, Fatal> {
     let checked = load(dir)?;
     let (errors, warnings) = summary(&checked);
     let stdout = std::io::stdout();
@@ -217,7 +235,7 @@ fn cmd_check(dir: &Path, format: Format) -> Result<ExitCode, Fatal> {
             )?;
         }
     }
-    Ok(if errors > 0 {
+    Ok(if errors > 0 || (deny_warnings && warnings > 0) {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS

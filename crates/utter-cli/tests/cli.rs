@@ -472,3 +472,33 @@ fn render_refuses_a_memory_value_of_the_wrong_type() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn check_fails_on_a_folder_without_an_agent() {
+    let dir = project("empty", &[("README.md", "not an agent")]);
+    let out = utter(&["check", dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    assert!(
+        stderr(&out).contains("holds no `responses.yml`"),
+        "{}",
+        stderr(&out)
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn deny_warnings_fails_on_warnings() {
+    let dir = project(
+        "warnings",
+        &[(
+            "responses.yml",
+            "responses:\n  utter_x:\n    - text: \"{nope}\"\n",
+        )],
+    );
+    let path = dir.to_str().unwrap();
+    assert_eq!(utter(&["check", path]).status.code(), Some(0));
+    let out = utter(&["check", path, "--deny-warnings"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    assert!(stdout(&out).contains("1 warning"), "{}", stdout(&out));
+    let _ = std::fs::remove_dir_all(dir);
+}
