@@ -23,6 +23,7 @@ pub enum Piece<S = &'static str, C = &'static [usize]> {
 }
 
 /// What a piece delivers: literal text, or a memory value to format.
+#[derive(Clone, Copy)]
 enum Resolved<'p, 'v> {
     Text(&'p str),
     Value(ValueRef<'v>),
@@ -65,6 +66,9 @@ impl<S: AsRef<str>, C: AsRef<[usize]>> Piece<S, C> {
     }
 }
 
+/// Texts of up to this many pieces are resolved once, on the stack.
+const RESOLVED_ON_STACK: usize = 16;
+
 /// The text of `pieces` when it has no placeholder (no pieces, or one
 /// literal): what [`render`] borrows as it is, and what the code generator
 /// delivers as a constant.
@@ -86,6 +90,28 @@ pub fn render<'a, S: AsRef<str>, C: AsRef<[usize]>, N: AsRef<str>, V, R: Reader>
 ) -> Cow<'a, str> {
     match literal_text(pieces) {
         Some(text) => Cow::Borrowed(text),
+        None if pieces.len() <= RESOLVED_ON_STACK => {
+            // Each piece resolved once: sized from the resolutions, then
+            // written from them (one allocation, no second lookup).
+            let mut resolved = [Resolved::Text(""); RESOLVED_ON_STACK];
+            let mut capacity = 0;
+            for (slot, piece) in resolved.iter_mut().zip(pieces) {
+                *slot = piece.resolve(entries, ctx);
+                capacity += match *slot {
+                    Resolved::Text(text) => text.len(),
+                    Resolved::Value(value) => py_str_len_bound(value),
+                };
+            }
+            let mut out = String::with_capacity(capacity);
+            for piece in &resolved[..pieces.len()] {
+                // Writing into a String cannot fail.
+                let _ = match *piece {
+                    Resolved::Text(text) => out.write_str(text),
+                    Resolved::Value(value) => write_py_str(&mut out, value),
+                };
+            }
+            Cow::Owned(out)
+        }
         None => {
             let capacity = pieces
                 .iter()
