@@ -25,17 +25,50 @@ fn path_of(bytes: &[u8]) -> PathBuf {
         .collect()
 }
 
+/// Creates the folders of `rel` under `root`, each a real folder: never
+/// through a symlink the input made (it may point at `/`). `false` when a
+/// component is anything but a folder.
+fn make_parents(root: &Path, rel: &Path) -> bool {
+    let mut at = root.to_path_buf();
+    let Some(parent) = rel.parent() else { return true };
+    for component in parent.components() {
+        at.push(component);
+        match std::fs::symlink_metadata(&at) {
+            Ok(meta) if meta.file_type().is_dir() => {}
+            Ok(_) => return false,
+            Err(_) => {
+                if std::fs::create_dir(&at).is_err() {
+                    return false;
+                }
+            }
+        }
+    }
+    true
+}
+
+/// Builds the tree. The harness itself must never write outside `root`:
+/// every entry is new (`create_new`, `mkdir`, `symlink` and `mkfifo` all
+/// refuse an existing path and never follow a final symlink), and its
+/// folders are real folders made here.
 fn build(root: &Path, data: &[u8]) {
     for record in data.split(|&b| b == 0xFF).take(32) {
         let [kind, rest @ ..] = record else { continue };
         let (name, content) = rest.split_at(rest.len().min(3));
-        let path = root.join(path_of(name));
-        if let Some(parent) = path.parent() {
-            let _ = std::fs::create_dir_all(parent);
+        let rel = path_of(name);
+        if rel.as_os_str().is_empty() || !make_parents(root, &rel) {
+            continue;
+        }
+        let path = root.join(&rel);
+        if std::fs::symlink_metadata(&path).is_ok() {
+            continue;
         }
         let _ = match kind % 4 {
-            0 => std::fs::write(&path, content),
-            1 => std::fs::create_dir_all(&path),
+            0 => std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&path)
+                .and_then(|mut f| std::io::Write::write_all(&mut f, content)),
+            1 => std::fs::create_dir(&path),
             2 => std::os::unix::fs::symlink(
                 TARGETS[content.first().copied().unwrap_or(0) as usize % TARGETS.len()],
                 &path,
