@@ -22,7 +22,7 @@ utter: compile-time checked responses for Rasa Mantle agents
 Usage:
   utter check [AGENT_DIR] [--format human|json] [--deny-warnings]
   utter render AGENT_DIR RESPONSE [--skill ID] [--memory FILE.json] [--format text|json]
-  utter expand AGENT_DIR
+  utter expand [AGENT_DIR]
 
 Commands:
   check    Validate every responses.yml and memory.yml of the project (default folder: .)
@@ -118,7 +118,7 @@ fn run() -> Result<ExitCode, Fatal> {
             )
         }
         "expand" => {
-            let [dir] = take::<1>(positional, &["AGENT_DIR"], None)?;
+            let [dir] = take::<1>(positional, &["AGENT_DIR"], Some("."))?;
             cmd_expand(Path::new(&dir))
         }
         other => Err(Fatal(format!("unknown command `{other}`\n\n{USAGE}"))),
@@ -332,6 +332,15 @@ fn cmd_render(
         None => Context::new(&memory),
     };
     let delivery = registry.deliver(response, &ctx);
+    if registry.response(response).is_none() {
+        // Delivered as the engine does (the name itself), but said.
+        let hint = did_you_mean(response, registry.responses.iter().map(|r| r.name.as_str()))
+            .map(|s| format!(" (did you mean `{s}`?)"))
+            .unwrap_or_default();
+        eprintln!(
+            "warning: the project defines no response `{response}`{hint}; it is delivered as its name"
+        );
+    }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     match format {

@@ -502,3 +502,15 @@ fn deny_warnings_fails_on_warnings() {
     assert!(stdout(&out).contains("1 warning"), "{}", stdout(&out));
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn render_of_an_unknown_response_warns_with_a_hint() {
+    let out = utter(&["render", &example(), "utter_goodby"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(stdout(&out).trim(), "utter_goodby", "delivered as its name");
+    assert!(
+        stderr(&out).contains("no response `utter_goodby` (did you mean `utter_goodbye`?)"),
+        "{}",
+        stderr(&out)
+    );
+}
