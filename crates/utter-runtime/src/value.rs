@@ -66,11 +66,42 @@ impl From<i64> for Value {
         Value::Int(v)
     }
 }
-impl From<i32> for Value {
-    fn from(v: i32) -> Self {
-        Value::Int(v.into())
+/// Integers that always fit a 64-bit int.
+macro_rules! from_small_int {
+    ($($t:ty),*) => {$(
+        impl From<$t> for Value {
+            fn from(v: $t) -> Self {
+                Value::Int(i64::from(v))
+            }
+        }
+    )*};
+}
+from_small_int!(i8, i16, i32, u8, u16, u32);
+
+/// An integer beyond the 64-bit ints memory holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IntOutOfRange;
+
+impl fmt::Display for IntOutOfRange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("the integer does not fit the 64-bit ints memory holds")
     }
 }
+
+impl std::error::Error for IntOutOfRange {}
+
+/// Integers that may not fit: an error beyond `i64`, never a silent wrap.
+macro_rules! try_from_wide_int {
+    ($($t:ty),*) => {$(
+        impl TryFrom<$t> for Value {
+            type Error = IntOutOfRange;
+            fn try_from(v: $t) -> Result<Self, IntOutOfRange> {
+                i64::try_from(v).map(Value::Int).map_err(|_| IntOutOfRange)
+            }
+        }
+    )*};
+}
+try_from_wide_int!(u64, usize, isize, i128, u128);
 impl From<f64> for Value {
     fn from(v: f64) -> Self {
         Value::Float(v)
@@ -476,6 +507,15 @@ mod tests {
         );
         assert!(py_eq(a.as_ref(), b.as_ref()));
         assert!(!py_eq(a.as_ref(), c.as_ref()));
+    }
+
+    #[test]
+    fn integers_convert_when_they_fit() {
+        assert!(matches!(Value::from(7u32), Value::Int(7)));
+        assert!(matches!(Value::from(-3i8), Value::Int(-3)));
+        assert!(matches!(Value::try_from(5usize), Ok(Value::Int(5))));
+        assert_eq!(Value::try_from(u64::MAX).unwrap_err(), IntOutOfRange);
+        assert_eq!(Value::try_from(i128::MIN).unwrap_err(), IntOutOfRange);
     }
 
     #[test]
