@@ -122,16 +122,22 @@ fn field_doc(decl: &MemoryDecl) -> Vec<String> {
     doc
 }
 
-/// The field read as a `ValueRef` (for `Memory::slot`).
-fn field_read(decl: &MemoryDecl, names: &TypedNames, id: usize) -> TokenStream {
-    let ns = &names.namespaces[names
+/// `namespace_field.entry_field` of entry `id` within `Memory`.
+fn field_path(decl: &MemoryDecl, names: &TypedNames, id: usize) -> TokenStream {
+    let (_, ns_field, _) = names
         .namespaces
         .iter()
-        .position(|(n, _, _)| *n == decl.namespace)
-        .expect("every namespace is named")];
-    let ns_field = ident(&ns.1);
+        .find(|(n, _, _)| *n == decl.namespace)
+        .expect("every namespace is named");
+    let ns_field = ident(ns_field);
     let field = ident(&names.entries[id].field);
-    let access = quote!(self.#ns_field.#field);
+    quote!(#ns_field.#field)
+}
+
+/// The field read as a `ValueRef` (for `Memory::slot`).
+fn field_read(decl: &MemoryDecl, names: &TypedNames, id: usize) -> TokenStream {
+    let path = field_path(decl, names, id);
+    let access = quote!(self.#path);
     match (decl.ty, &names.entries[id].enum_name) {
         (EntryType::Categorical, Some(_)) => {
             quote!(::utter::__private::categorical(#access.map(|value| value.as_str())))
@@ -151,13 +157,7 @@ fn field_write(
     id: usize,
     value: TokenStream,
 ) -> TokenStream {
-    let (_, ns_field, _) = names
-        .namespaces
-        .iter()
-        .find(|(n, _, _)| *n == decl.namespace)
-        .expect("every namespace is named");
-    let ns_field = ident(ns_field);
-    let field = ident(&names.entries[id].field);
+    let path = field_path(decl, names, id);
     let converted = match (decl.ty, &names.entries[id].enum_name) {
         (EntryType::Categorical, Some(_)) => {
             quote!(::utter::__private::into_text(#value).and_then(|text| text.parse().ok()))
@@ -170,7 +170,7 @@ fn field_write(
         (EntryType::Bool, _) => quote!(::utter::__private::into_bool(#value)),
         _ => quote!(::utter::__private::into_dynamic(#value)),
     };
-    quote!(self.#ns_field.#field = #converted)
+    quote!(self.#path = #converted)
 }
 
 /// One categorical entry's enum.
@@ -292,15 +292,9 @@ pub fn typed_memory(decls: &[MemoryDecl]) -> TokenStream {
         quote!(#id => #write)
     });
     let clears = decls.iter().enumerate().map(|(id, d)| {
-        let (_, ns_field, _) = names
-            .namespaces
-            .iter()
-            .find(|(n, _, _)| *n == d.namespace)
-            .expect("every namespace is named");
-        let ns_field = ident(ns_field);
-        let field = ident(&names.entries[id].field);
+        let path = field_path(d, &names, id);
         let id = Literal::usize_unsuffixed(id);
-        quote!(#id => self.#ns_field.#field = ::core::option::Option::None)
+        quote!(#id => self.#path = ::core::option::Option::None)
     });
     // A private entry reads as None unless its own skill is active.
     let guards = decls
@@ -325,9 +319,7 @@ pub fn typed_memory(decls: &[MemoryDecl]) -> TokenStream {
     };
     let categorical = decls.iter().enumerate().filter_map(|(id, d)| {
         names.entries[id].enum_name.as_ref()?;
-        let (_, ns_field, _) = names.namespaces.iter().find(|(n, _, _)| *n == d.namespace)?;
-        let ns_field = ident(ns_field);
-        let field = ident(&names.entries[id].field);
+        let path = field_path(d, &names, id);
         let readable = if d.visibility == Visibility::Private {
             let skill = ident(&variant_name(&d.namespace));
             quote!(self.skill == ::core::option::Option::Some(Skill::#skill) &&)
@@ -336,7 +328,7 @@ pub fn typed_memory(decls: &[MemoryDecl]) -> TokenStream {
         };
         let id = Literal::usize_unsuffixed(id);
         Some(quote! {
-            #id => #readable matches!(self.memory.#ns_field.#field, ::core::option::Option::Some(value) if value as usize == index)
+            #id => #readable matches!(self.memory.#path, ::core::option::Option::Some(value) if value as usize == index)
         })
     });
     let categorical: Vec<TokenStream> = categorical.collect();

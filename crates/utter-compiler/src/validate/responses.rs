@@ -31,6 +31,16 @@ pub(super) fn validate_response(
         &raw.name,
         None,
     );
+    if let Some((a, b)) = crate::names::mixed_scripts(&raw.name) {
+        cx.report_in(
+            codes::INVISIBLE_CHARACTER,
+            Severity::Warning,
+            raw.name_span.clone(),
+            &raw.name,
+            None,
+            format!("the response name mixes {a} and {b} letters, so it can look like another name; spell it in one script"),
+        );
+    }
     for variant in &raw.variants {
         let index = Some(variant.index);
         if let ConditionField::Text { text, node } = &variant.condition {
@@ -165,18 +175,6 @@ pub(super) fn report_invisible(
     response: &str,
     variant: Option<usize>,
 ) {
-    if what == "the response name"
-        && let Some((a, b)) = crate::names::mixed_scripts(text)
-    {
-        cx.report_in(
-            codes::INVISIBLE_CHARACTER,
-            Severity::Warning,
-            span.clone(),
-            response,
-            variant,
-            format!("{what} mixes {a} and {b} letters, so it can look like another name; spell it in one script"),
-        );
-    }
     if let Some(c) = text.chars().find(|&c| crate::names::is_invisible(c)) {
         cx.report_in(
             codes::INVISIBLE_CHARACTER,
