@@ -104,6 +104,10 @@ fn main() {
                 BENCH_MEMORY.to_owned(),
             ),
             (
+                "skills/bench/skill.md".to_owned(),
+                utter_synth::SKILL_MD.to_owned(),
+            ),
+            (
                 "skills/bench/responses.yml".to_owned(),
                 BENCH_RESPONSES.to_owned(),
             ),
@@ -116,6 +120,10 @@ fn main() {
             (
                 "skills/bench/memory.yml".to_owned(),
                 TYPED_MEMORY.to_owned(),
+            ),
+            (
+                "skills/bench/skill.md".to_owned(),
+                utter_synth::SKILL_MD.to_owned(),
             ),
             (
                 "skills/bench/responses.yml".to_owned(),

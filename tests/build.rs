@@ -115,6 +115,10 @@ fn main() {
             "skills/s/memory.yml".to_owned(),
             "schema:\n  public:\n    n: {type: int}\n".to_owned(),
         ),
+        (
+            "skills/s/skill.md".to_owned(),
+            utter_synth::SKILL_MD.to_owned(),
+        ),
         ("skills/s/responses.yml".to_owned(), wide),
     ];
     compile_module(&out, &mut modules, "wide", &wide_files);

@@ -327,6 +327,7 @@ fn what_is_ignored_is_said() {
         &[
             ("skills/notes.md", "not a skill"),
             ("skills/a/responses.yml", HELLO),
+            ("skills/a/skill.md", utter_tests::MINIMAL_SKILL_MD),
             ("skills/a/sub/responses.yml", HELLO),
             ("skills/a/tools/helper.py", "pass"),
         ],

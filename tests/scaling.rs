@@ -72,7 +72,10 @@ fn memory_entries() {
             for i in 0..n {
                 let _ = writeln!(yaml, "    e{i}: {{type: int}}");
             }
-            let project = files(vec![("skills/s/memory.yml".into(), yaml)]);
+            let project = files(vec![
+                ("skills/s/memory.yml".into(), yaml),
+                ("skills/s/skill.md".into(), utter_synth::SKILL_MD.into()),
+            ]);
             Box::new(move || assert!(!check(&project).has_errors()))
         },
         2_000,
@@ -95,6 +98,7 @@ fn findings_with_did_you_mean_against_many_names() {
             }
             let project = files(vec![
                 ("skills/s/memory.yml".into(), memory),
+                ("skills/s/skill.md".into(), utter_synth::SKILL_MD.into()),
                 ("skills/s/responses.yml".into(), responses),
             ]);
             Box::new(move || assert_eq!(check(&project).findings.len(), n))

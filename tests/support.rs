@@ -5,13 +5,32 @@
 use utter::{Context, MapMemory, Value};
 use utter_compiler::{Checked, Finding, ProjectFiles, Registry, check, lower};
 
-/// An in-memory project from `(path, text)` pairs.
+/// A skill.md that names no response: what a skill needs to load.
+pub const MINIMAL_SKILL_MD: &str = "---\ndescription: test skill\n---\nBody.\n";
+
+/// An in-memory project from `(path, text)` pairs. A skill folder the test
+/// gives no `skill.md` gets [`MINIMAL_SKILL_MD`], since a skill without one
+/// does not load (`mantle.validation.skill.failed_to_load`); tests of that
+/// rule use [`ProjectFiles::from_files`] directly.
 pub fn project(files: &[(&str, &str)]) -> ProjectFiles {
-    ProjectFiles::from_files(
-        files
-            .iter()
-            .map(|(p, t)| (p.to_string(), t.as_bytes().to_vec())),
-    )
+    let mut all: Vec<(String, Vec<u8>)> = files
+        .iter()
+        .map(|(p, t)| (p.to_string(), t.as_bytes().to_vec()))
+        .collect();
+    let mut skills: Vec<String> = files
+        .iter()
+        .filter_map(|(p, _)| p.strip_prefix("skills/")?.split_once('/'))
+        .map(|(id, _)| id.to_owned())
+        .collect();
+    skills.sort();
+    skills.dedup();
+    for id in skills {
+        let path = format!("skills/{id}/skill.md");
+        if !all.iter().any(|(p, _)| *p == path) {
+            all.push((path, MINIMAL_SKILL_MD.as_bytes().to_vec()));
+        }
+    }
+    ProjectFiles::from_files(all)
 }
 
 /// Checks an in-memory project.

@@ -29,6 +29,7 @@ fn a_valid_project_writes_formatted_code_and_tracks_folders() {
                 "skills/s/responses.yml",
                 "responses:\n  utter_s:\n    - text: '{session.s.missing}'\n",
             ),
+            ("skills/s/skill.md", "---\ndescription: s\n---\nBody.\n"),
         ],
     );
     let out = dir.join("out.rs");
@@ -43,6 +44,7 @@ fn a_valid_project_writes_formatted_code_and_tracks_folders() {
         dir.join("skills/s"),
         dir.join("responses.yml"),
         dir.join("skills/s/responses.yml"),
+        dir.join("skills/s/skill.md"),
     ] {
         let line = format!("cargo::rerun-if-changed={}", tracked.display());
         assert!(
@@ -52,7 +54,7 @@ fn a_valid_project_writes_formatted_code_and_tracks_folders() {
     }
     // A missing optional file is not tracked: cargo would rerun the build
     // script on every build. Every directive is printed once.
-    for missing in ["skills/s/memory.yml", "skills/s/skill.md"] {
+    for missing in ["skills/s/memory.yml", "skills/s/tools.py"] {
         let line = format!("cargo::rerun-if-changed={}", dir.join(missing).display());
         assert!(
             !directives.lines().any(|l| l == line),

@@ -25,14 +25,26 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
-/// A temporary project folder holding `files`.
+/// A temporary project folder holding `files`; a skill folder without a
+/// `skill.md` gets a minimal one (a skill needs one to load).
 fn project(name: &str, files: &[(&str, &str)]) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("utter-cli-test-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     for (path, text) in files {
         let path = dir.join(path);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
+        std::fs::write(&path, text).unwrap();
+        if let Some(skill) = path
+            .parent()
+            .filter(|p| p.parent().is_some_and(|s| s.ends_with("skills")))
+            && !skill.join("skill.md").exists()
+        {
+            std::fs::write(
+                skill.join("skill.md"),
+                "---\ndescription: test\n---\nBody.\n",
+            )
+            .unwrap();
+        }
     }
     std::fs::create_dir_all(&dir).unwrap();
     dir

@@ -45,6 +45,10 @@ pub const SKILLS: &[BundledSkill] = &[
     skill!("default_unsupported_request_handler", responses, memory),
 ];
 
+/// The packaged system responses (the reference engine's
+/// `default_responses.yml`): merge layer 1, below the default skills.
+pub const SYSTEM_RESPONSES: &str = include_str!("../bundled/system/responses.yml");
+
 /// The file label of a bundled skill's file, as findings show it.
 pub fn label(id: &str, file: &str) -> String {
     format!("<bundled>/{id}/{file}")

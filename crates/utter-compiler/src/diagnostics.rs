@@ -35,6 +35,13 @@ pub mod codes {
     pub const SKILL_INVALID_BLOCK: &str = "utter.skill.invalid_ordered_block";
     pub const SKILL_RESERVED_ID: &str = "mantle.validation.skill.reserved_id";
     pub const SKILL_INVALID_ID: &str = "mantle.validation.skill.invalid_id";
+    pub const SKILL_FAILED_TO_LOAD: &str = "mantle.validation.skill.failed_to_load";
+    pub const DESCRIPTION_NOT_EXPOSED: &str = "mantle.validation.memory.description_not_exposed";
+    pub const DESCRIPTION_REQUIRED: &str = "mantle.validation.memory.description_required";
+    pub const COLLECT_DESCRIPTION_OVERRIDES: &str =
+        "mantle.validation.memory.collect_description_overrides";
+    pub const PROJECT_LLM_SETTABLE: &str = "mantle.validation.memory.project_llm_settable";
+    pub const SKILL_SEED: &str = "mantle.validation.memory.skill_seed";
     /// The strict runtime loader's error code.
     pub const REGISTRY_INVALID_VARIANT: &str = "responses.registry.invalid_variant";
     /// The strict runtime loader's code when project validation has errors.

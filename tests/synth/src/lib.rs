@@ -218,6 +218,9 @@ fn text(rng: &mut Rng, entries: &[SynthEntry]) -> String {
 }
 
 /// A random, valid agent project.
+/// What a skill folder needs to load: a skill.md (naming no response).
+pub const SKILL_MD: &str = "---\ndescription: synthetic\n---\nBody.\n";
+
 pub fn random_project(seed: u64) -> SynthProject {
     let mut rng = Rng::new(seed);
     let skill_count = 1 + rng.below(3);
@@ -262,6 +265,7 @@ pub fn random_project(seed: u64) -> SynthProject {
             let _ = write!(memory, "  private:\n{private}");
         }
         files.push((format!("skills/{skill}/memory.yml"), memory));
+        files.push((format!("skills/{skill}/skill.md"), SKILL_MD.to_owned()));
     }
 
     let mut response_names = Vec::new();
@@ -356,6 +360,7 @@ pub fn scaled_project(responses: usize, variants: usize) -> Vec<(String, String)
     }
     vec![
         ("skills/bench/memory.yml".to_owned(), memory.to_owned()),
+        ("skills/bench/skill.md".to_owned(), SKILL_MD.to_owned()),
         ("skills/bench/responses.yml".to_owned(), yaml),
     ]
 }
@@ -542,10 +547,7 @@ pub fn random_typed_project(seed: u64) -> TypedProject {
             let _ = write!(memory, "  private:\n{private}");
         }
         files.push((format!("skills/{skill}/memory.yml"), memory));
-        files.push((
-            format!("skills/{skill}/skill.md"),
-            "---\ndescription: synthetic\n---\nBody.\n".to_owned(),
-        ));
+        files.push((format!("skills/{skill}/skill.md"), SKILL_MD.to_owned()));
     }
     let mut response_names = Vec::new();
     let scopes: Vec<Option<&String>> = skills.iter().map(Some).chain([None]).collect();

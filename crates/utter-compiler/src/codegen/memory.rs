@@ -109,7 +109,7 @@ fn field_doc(decl: &MemoryDecl) -> Vec<String> {
         let values: Vec<String> = decl.values.iter().map(|v| doc_text(v, 40)).collect();
         doc.push(format!(" Values: `{}`.", values.join("`, `")));
     }
-    if let Some(description) = &decl.description {
+    if let Some(description) = decl.description.as_ref().or(decl.comment.as_ref()) {
         doc.push(String::new());
         doc.push(format!(" {}", doc_text(description, 300)));
     }

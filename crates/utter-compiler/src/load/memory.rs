@@ -26,6 +26,29 @@ pub struct MemoryDecl {
     pub description: Option<String>,
     pub pii: bool,
     pub initial_value: Option<String>,
+    /// Spans of `description:`, of `llm_settable: true` and of `seed: true`,
+    /// for the reference engine's description and seeding rules.
+    pub description_span: Option<Range<usize>>,
+    pub llm_settable: Option<Range<usize>>,
+    pub seed: Option<Range<usize>>,
+    /// The `#` comment lines right above the entry's name, joined: the
+    /// documentation of an entry the reference allows no `description` on.
+    pub comment: Option<String>,
+}
+
+/// The `#` comment lines directly above the line at byte `at` of `text`.
+fn comment_above(text: &str, at: usize) -> Option<String> {
+    let line_start = text.get(..at)?.rfind('\n').map_or(0, |i| i + 1);
+    let mut lines = Vec::new();
+    for line in text[..line_start].lines().rev() {
+        match line.trim_start().strip_prefix('#') {
+            Some(comment) => lines.push(comment.trim()),
+            None => break,
+        }
+    }
+    lines.reverse();
+    let joined = lines.join(" ");
+    (!joined.trim().is_empty()).then(|| joined.trim().to_owned())
 }
 
 /// Type names people write for the types `memory.yml` knows.
@@ -49,6 +72,9 @@ struct Attributes {
     description: Option<String>,
     pii: bool,
     initial_value: Option<String>,
+    description_span: Option<Range<usize>>,
+    llm_settable: Option<Range<usize>>,
+    seed: Option<Range<usize>>,
 }
 
 /// Reads the attributes of one entry; problems are findings. A non-mapping
@@ -60,6 +86,15 @@ fn attributes(cx: &mut FileCx<'_>, name: &str, node: &Node) -> Attributes {
         description: None,
         pii: false,
         initial_value: None,
+        description_span: None,
+        llm_settable: None,
+        seed: None,
+    };
+    let is_true = |n: &Node| {
+        matches!(
+            n.as_scalar().map(|s| s.resolve()),
+            Some(Resolved::Bool(true))
+        )
     };
     let NodeKind::Map(pairs) = &node.kind else {
         return out;
@@ -120,13 +155,13 @@ fn attributes(cx: &mut FileCx<'_>, name: &str, node: &Node) -> Attributes {
                 }
             }
             "enum_values" => values_node = Some(value),
-            "description" => out.description = text(value),
-            "pii" => {
-                out.pii = matches!(
-                    value.as_scalar().map(|s| s.resolve()),
-                    Some(Resolved::Bool(true))
-                )
+            "description" => {
+                out.description = text(value);
+                out.description_span = Some(value.span.clone());
             }
+            "pii" => out.pii = is_true(value),
+            "llm_settable" if is_true(value) => out.llm_settable = Some(value.span.clone()),
+            "seed" if is_true(value) => out.seed = Some(value.span.clone()),
             "initial_value" => out.initial_value = text(value),
             _ => {}
         }
@@ -278,6 +313,7 @@ fn declare(
             );
         }
         seen.entry(name.clone()).or_insert(visibility);
+        let comment = comment_above(&cx.source.text, span.start);
         let attributes = attributes(cx, &name, attributes_node);
         out.push(MemoryDecl {
             namespace: namespace.to_owned(),
@@ -290,6 +326,10 @@ fn declare(
             description: attributes.description,
             pii: attributes.pii,
             initial_value: attributes.initial_value,
+            description_span: attributes.description_span,
+            llm_settable: attributes.llm_settable,
+            seed: attributes.seed,
+            comment,
         });
     }
 }

@@ -55,12 +55,23 @@ pub struct StepRef {
     pub response: NameRef,
 }
 
+/// A `collect:` step: the entry it fills and the description it gives the model.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CollectRef {
+    pub step: String,
+    pub entry: String,
+    pub span: Range<usize>,
+    pub description: Option<String>,
+}
+
 /// What a skill.md says about responses and memory.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct SkillDoc {
     pub triggers: Vec<Trigger>,
     pub tools: Vec<ToolRefs>,
     pub steps: Vec<StepRef>,
+    /// `collect:` steps in document order.
+    pub collects: Vec<CollectRef>,
     /// `if:` conditions of prose paragraphs: text and span of the condition.
     pub prose_conditions: Vec<(String, Range<usize>)>,
     /// Bare `session.<ns>.<entry>` in free prose.
@@ -138,11 +149,24 @@ fn walk_frontmatter(cx: &mut FileCx<'_>, front: &Node, doc: &mut SkillDoc) {
     let Some(pairs) = cx.mapping(front, "the frontmatter", INVALID_FRONTMATTER) else {
         return;
     };
-    for (key, (_, value)) in pairs {
+    for (key, (key_span, value)) in pairs {
         match key.as_str() {
             "utter" => walk_triggers(cx, value, doc),
             "tool_constraints" => walk_tool_constraints(cx, value, doc),
-            // Other keys (name, description, requires, ...) name no response.
+            // The reference engine refuses to load such a skill (3.21.0).
+            "requires" => cx.report(
+                codes::SKILL_FAILED_TO_LOAD,
+                Severity::Error,
+                key_span,
+                "skill-level `requires:` is no longer supported, so the skill does not load; use `precondition:` to park the skill until a resolver runs, or `hidden: true` to keep it out of routing (`requires:` under `tool_constraints` is unchanged)",
+            ),
+            "complete_when" if matches!(value.kind, NodeKind::Scalar(_)) && !is_null(value) => cx.report(
+                codes::SKILL_FAILED_TO_LOAD,
+                Severity::Error,
+                value.span.clone(),
+                "skill-level `complete_when:` must be a mapping with `condition:` and/or `criteria:`, so the skill does not load; write `complete_when: {condition: \"...\"}`",
+            ),
+            // Other keys (name, description, ...) name no response.
             _ => {}
         }
     }
@@ -470,6 +494,20 @@ fn walk_steps(cx: &mut FileCx<'_>, block: &str, node: &Node, doc: &mut SkillDoc)
                     format!("step `{step}`: `action:` must be a response name"),
                 ),
             }
+        }
+        if let Some(collect) = get("collect")
+            && let Some(entry) = collect.as_scalar()
+            && entry.resolve() != Resolved::Null
+        {
+            doc.collects.push(CollectRef {
+                step: step.clone(),
+                entry: entry.value.clone(),
+                span: collect.span.clone(),
+                description: get("description")
+                    .and_then(|d| d.as_scalar())
+                    .filter(|d| d.resolve() != Resolved::Null)
+                    .map(|d| d.value.clone()),
+            });
         }
         if get("collect").is_some()
             && let Some(utterance) = get("utterance")

@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use utter::Visibility;
 
+mod memory_rules;
 mod responses;
 mod skill_md;
 pub mod types;
@@ -149,7 +150,16 @@ struct Unit<'a> {
 }
 
 fn units(files: &ProjectFiles) -> Vec<Unit<'_>> {
-    let mut units = Vec::new();
+    // Merge order: packaged system responses, default skills, project skills, root.
+    let mut units = vec![Unit {
+        scope: Scope::Root,
+        responses: Some((
+            bundled::label("system", "responses.yml"),
+            bundled::SYSTEM_RESPONSES.as_bytes(),
+        )),
+        memory: None,
+        bundled: true,
+    }];
     for skill in bundled::SKILLS {
         let project_memory = files
             .files
@@ -313,6 +323,16 @@ pub fn check(files: &ProjectFiles) -> Checked {
                     "skill id `{id}` is reserved for the `{id}` memory namespace; rename the folder"
                 ),
             ))
+        } else if !files.files.contains_key(&format!("{folder}/skill.md")) {
+            // The reference does not load the skill (nor its memory). Its
+            // files are still checked here, as written, so that this one
+            // finding is all the author sees.
+            Some((
+                codes::SKILL_FAILED_TO_LOAD,
+                format!(
+                    "skill folder `{folder}` has no `skill.md`, so the skill does not load and its memory.yml is ignored; add `{folder}/skill.md` (frontmatter with a `description:`), or remove the folder"
+                ),
+            ))
         } else if id.contains('.') {
             Some((
                 codes::SKILL_INVALID_ID,
@@ -451,6 +471,8 @@ pub fn check(files: &ProjectFiles) -> Checked {
         skill_docs.insert(id.clone(), doc);
     }
     report_skill_name_collisions(&files.skills, &mut findings);
+    let bundled_ids = bundled::SKILLS.iter().map(|s| s.id).collect();
+    memory_rules::check(&memory, &skill_docs, &bundled_ids, &sources, &mut findings);
 
     let mut skills: Vec<String> = bundled::SKILLS.iter().map(|s| s.id.to_owned()).collect();
     skills.extend(files.skills.iter().cloned());

@@ -254,14 +254,23 @@ pub(super) fn check_placeholders(
                     None => Some(format!(
                         "placeholder `{raw}` has no entry name, so it is always delivered as written"
                     )),
-                    Some((ns, entry)) if !schema.readable(scope, ns, entry) => Some(format!(
-                        "placeholder `{raw}` {}, so it is delivered as written",
-                        schema.unreadable_reason(scope, ns, entry).replacen(
-                            "references ",
-                            "reads ",
-                            1
-                        )
-                    )),
+                    Some((ns, entry)) if !schema.readable(scope, ns, entry) => {
+                        // The engine's one unset text stands in for an unreadable value, too.
+                        let delivered = crate::bundled::UNSET_TEXTS
+                            .iter()
+                            .find(|(n, e, _)| *n == ns && *e == entry)
+                            .map_or("as written".to_owned(), |(_, _, text)| {
+                                format!("as `{text}`")
+                            });
+                        Some(format!(
+                            "placeholder `{raw}` {}, so it is delivered {delivered}",
+                            schema.unreadable_reason(scope, ns, entry).replacen(
+                                "references ",
+                                "reads ",
+                                1
+                            )
+                        ))
+                    }
                     Some((ns, entry)) => {
                         report_repr(cx, schema, ns, entry, raw, span, node, response, index);
                         None
