@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Differential conformance test against the reference engine, rasa-pro 3.21.0.
+# Installs it (about 3 minutes and 1.3 GB, once) into a throwaway venv, builds
+# the `utter` binary, and compares findings and deliveries on generated
+# projects plus the example and the reference-rules fixture.
+#   conformance/run.sh                  # 5,000 delivery cases, seed 1
+#   conformance/run.sh --cases 20000 --seed 7 --keep /tmp/disagreements
+# Not part of `cargo test`: it needs the network for PyPI and minutes.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/.." && pwd)"
+venv="${UTTER_CONFORMANCE_VENV:-${TMPDIR:-/tmp}/utter-conformance-venv}"
+python="${PYTHON:-python3.11}"
+command -v "$python" >/dev/null || python=python3
+if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import rasa.mantle.validation" 2>/dev/null; then
+    "$python" -m venv "$venv"
+    "$venv/bin/pip" install -q "rasa-pro==3.21.0"
+fi
+cargo build --quiet --release --manifest-path "$root/Cargo.toml" -p utter-cli
+target="$(cargo metadata --format-version 1 --no-deps --manifest-path "$root/Cargo.toml" \
+    | "$venv/bin/python" -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')"
+exec "$venv/bin/python" "$here/differential.py" --utter "$target/release/utter" \
+    --fixture "$root/tests/fixtures/reference-rules" --fixture "$root/examples/card-agent" "$@"
