@@ -61,12 +61,25 @@ CONFIG_CODES = {
 # column of the README's "Differences from the reference engine" table.
 DOCUMENTED = {
     "typed-conditions": ("utter.validation.condition.", ""),
-    "python-accidents": ("mantle.validation.response.invalid_condition", r"comments|bytes|complex|Ellipsis|\\N\{|surrogate"),
+    "python-accidents": ("mantle.validation.response.invalid_condition", r"comments|bytes|complex|Ellipsis|\\N\{|not a Unicode scalar value"),
+    "condition-depth": ("mantle.validation.response.invalid_condition", r"nested deeper than|operands"),
     "non-mapping-metadata": ("mantle.validation.response.invalid_variant_shape", r"`metadata` must be a mapping"),
     "text-shape": ("mantle.validation.response.invalid_variant_shape", r"`text` must be a string"),
     "rephrase-bool": ("utter.validation.response.invalid_rephrase", ""),
     "unknown-type": ("utter.validation.memory.unknown_type", ""),
+    # Deliveries only: a variant written as a bare YAML boolean (`- true`).
+    "yaml-1.2": (None, None),
 }
+
+
+def classify_delivery(mine, want):
+    """None when agreed, a DOCUMENTED key, or 'unexpected'."""
+    if mine == want:
+        return None
+    # The reference prints str(True); utter takes the scalar as written.
+    if {**mine, "text": ""} == {**want, "text": ""} and want["text"] in ("True", "False") and mine["text"] == want["text"].lower():
+        return "yaml-1.2"
+    return "unexpected"
 
 # ---------------------------------------------------------------------------
 # Generation
@@ -403,7 +416,7 @@ def utter_render(utter, root, name, skill, memory_path):
 
 def documented_reason(code, message):
     for key, (prefix, pattern) in DOCUMENTED.items():
-        if code.startswith(prefix) and re.search(pattern, message):
+        if prefix is not None and code.startswith(prefix) and re.search(pattern, message):
             return key
     return None
 
@@ -475,13 +488,12 @@ def main():
                     want = reference.deliver(name, skill, slots)
                     shape["fallback" if want["fallback"] else "variant"] += 1
                     shape["rephrase"] += want["rephrase"]
-                    if mine == want:
-                        tally["delivery"]["agreed"] += 1
-                        if args.show and re.search(r"[\[{]'|\d\.\d|e[+-]\d", want["text"]):
-                            args.show -= 1
-                            print(f"agreed: {want['text']!r}")
-                    else:
-                        tally["delivery"]["unexpected"] += 1
+                    verdict = classify_delivery(mine, want)
+                    tally["delivery"][verdict or "agreed"] += 1
+                    if verdict is None and args.show and re.search(r"[\[{]'|\d\.\d|e[+-]\d", want["text"]):
+                        args.show -= 1
+                        print(f"agreed: {want['text']!r}")
+                    if verdict == "unexpected":
                         unexpected.append(("delivery", root, {"response": name, "skill": skill, "memory": memory_path.name, "utter": mine, "reference": want}))
         if keep and unexpected and unexpected[-1][1] == root:
             shutil.copytree(root, keep / root.name, dirs_exist_ok=True)
