@@ -689,10 +689,14 @@ fn invalid_variant_key_names_typos_and_unsupported_keys() {
         (found[0].variant, found[0].line, found[0].column),
         (Some(0), 4, 7)
     );
+    assert_eq!(found[0].suggestion.as_deref(), Some("condition"));
     assert!(
-        found[0].message.contains("did you mean `condition`"),
-        "{}",
-        found[0].message
+        found[0]
+            .help
+            .as_deref()
+            .is_some_and(|h| h.contains("did you mean `condition` instead of `conditon`?")),
+        "{:?}",
+        found[0].help
     );
     assert_eq!((found[1].variant, found[1].line), (Some(1), 6));
     assert!(
@@ -701,9 +705,12 @@ fn invalid_variant_key_names_typos_and_unsupported_keys() {
         found[1].message
     );
     assert!(
-        found[1].message.contains("not supported"),
-        "{}",
-        found[1].message
+        found[1]
+            .help
+            .as_deref()
+            .is_some_and(|h| h.contains("`buttons` is not supported")),
+        "{:?}",
+        found[1].help
     );
 }
 
@@ -767,11 +774,10 @@ fn unknown_memory_key_points_at_the_reference() {
         ),
         ("skills/s/responses.yml", Some("r"), Some(0), 4, 45)
     );
-    assert!(
-        f.message.contains("did you mean `s.reason`"),
-        "{}",
-        f.message
-    );
+    // The did-you-mean is a help with a replacement for the reference.
+    assert_eq!(f.suggestion.as_deref(), Some("session.s.reason"));
+    assert_eq!(f.help.as_deref(), Some("did you mean `session.s.reason`?"));
+    assert_eq!(f.end_column - f.column, "session.s.reasn".len());
 }
 
 #[test]

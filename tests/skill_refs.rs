@@ -98,7 +98,7 @@ fn utter_triggers_must_name_responses() {
     let f = with_code(&checked, codes::TRIGGER_UNKNOWN_RESPONSE)[0];
     assert_eq!(f.response.as_deref(), Some("utter_warnin"));
     assert!(
-        f.message.contains("did you mean `utter_warning`?"),
+        f.suggestion.as_deref() == Some("utter_warning"),
         "{}",
         f.message
     );

@@ -107,9 +107,32 @@ pub struct Finding {
     pub message: String,
     /// Byte range in the file the finding points at.
     pub span: Range<usize>,
+    /// 1-based line and column just past the span's end.
+    pub end_line: usize,
+    pub end_column: usize,
+    /// How to fix it, shown as rustc's `help:`.
+    pub help: Option<String>,
+    /// A replacement for [`Finding::span`] that fixes it (a did-you-mean):
+    /// `fixes` in SARIF, `suggestion` in JSON.
+    pub suggestion: Option<String>,
 }
 
 impl Finding {
+    /// Adds the fix, shown as `help:`.
+    pub fn with_help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// Adds a did-you-mean: `help: did you mean `{replacement}`?` and the
+    /// replacement for the finding's span.
+    pub fn with_suggestion(mut self, replacement: impl Into<String>) -> Self {
+        let replacement = replacement.into();
+        self.help = Some(format!("did you mean `{replacement}`?"));
+        self.suggestion = Some(replacement);
+        self
+    }
+
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }
@@ -123,8 +146,8 @@ impl Finding {
         }
     }
 
-    /// The self-contained one-line form: `file:line:col: code: subject message`.
-    pub fn one_line(&self) -> String {
+    /// `file:line:col: code: subject message`, without the help.
+    pub fn headline(&self) -> String {
         format!(
             "{}:{}:{}: {}: {}{}",
             self.file,
@@ -134,6 +157,15 @@ impl Finding {
             self.subject(),
             self.message
         )
+    }
+
+    /// The self-contained one-line form: `file:line:col: code: subject
+    /// message (help: ...)`.
+    pub fn one_line(&self) -> String {
+        match &self.help {
+            Some(help) => format!("{} (help: {help})", self.headline()),
+            None => self.headline(),
+        }
     }
 }
 
@@ -216,6 +248,7 @@ impl SourceFile {
         let start = self.floor_boundary(span.start);
         let end = self.floor_boundary(span.end.max(start));
         let (line, column) = self.line_col(start);
+        let (end_line, end_column) = self.line_col(end);
         Finding {
             code,
             severity,
@@ -226,6 +259,10 @@ impl SourceFile {
             column,
             message: message.into(),
             span: start..end,
+            end_line,
+            end_column,
+            help: None,
+            suggestion: None,
         }
     }
 }
@@ -233,6 +270,16 @@ impl SourceFile {
 /// Renders a finding rustc-style: `error[code]: message`, ` --> file:line:col`
 /// and the source line with a caret.
 pub fn render_finding(finding: &Finding, source: Option<&SourceFile>) -> String {
+    render_finding_in(finding, source, false)
+}
+
+/// [`render_finding`], with ANSI colours when `color` is set.
+pub fn render_finding_in(finding: &Finding, source: Option<&SourceFile>, color: bool) -> String {
+    let renderer = if color {
+        Renderer::styled()
+    } else {
+        Renderer::plain()
+    };
     let title = format!("{}{}", finding.subject(), finding.message);
     let level = match finding.severity {
         Severity::Error => Level::ERROR,
@@ -262,13 +309,16 @@ pub fn render_finding(finding: &Finding, source: Option<&SourceFile>) -> String 
     });
     let rendered = match line {
         Some((text, span)) if text.len() <= MAX_SNIPPET_LINE => {
-            let report = [level.primary_title(&title).id(finding.code).element(
+            let mut group = level.primary_title(&title).id(finding.code).element(
                 Snippet::source(text)
                     .line_start(finding.line)
                     .path(finding.file.as_str())
                     .annotation(AnnotationKind::Primary.span(span)),
-            )];
-            Renderer::plain().render(&report)
+            );
+            if let Some(help) = &finding.help {
+                group = group.element(Level::HELP.message(help.as_str()));
+            }
+            renderer.render(&[group])
         }
         _ => {
             let mut out = format!("{}[{}]: {title}\n", finding.severity.as_str(), finding.code);
@@ -277,6 +327,9 @@ pub fn render_finding(finding: &Finding, source: Option<&SourceFile>) -> String 
                 " --> {}:{}:{}",
                 finding.file, finding.line, finding.column
             );
+            if let Some(help) = &finding.help {
+                let _ = write!(out, "\n  = help: {help}");
+            }
             out
         }
     };

@@ -123,24 +123,23 @@ fn attributes(cx: &mut FileCx<'_>, name: &str, node: &Node) -> Attributes {
                                 &lower,
                                 names.chain(TYPE_SYNONYMS.iter().map(|(a, _)| *a)),
                             );
-                            let hint = near
-                                .map(|n| {
-                                    TYPE_SYNONYMS
-                                        .iter()
-                                        .find(|(a, _)| *a == n)
-                                        .map_or(n, |(_, real)| *real)
-                                })
-                                .map(|s| format!("; did you mean `{s}`?"))
-                                .unwrap_or_default();
+                            let fix = near.map(|n| {
+                                TYPE_SYNONYMS
+                                    .iter()
+                                    .find(|(a, _)| *a == n)
+                                    .map_or(n, |(_, real)| *real)
+                            });
                             cx.report(
                                 codes::MEMORY_UNKNOWN_TYPE,
                                 Severity::Error,
                                 value.span.clone(),
-                                format!(
-                                    "entry `{name}` has unknown type `{t}`{hint} (the types are {})",
-                                    EntryType::NAMES.join(", ")
-                                ),
+                                format!("entry `{name}` has unknown type `{t}`"),
                             );
+                            match fix {
+                                Some(fix) => cx.suggest(Some(fix)),
+                                None => cx
+                                    .help(format!("the types are {}", EntryType::NAMES.join(", "))),
+                            }
                         }
                     },
                     _ => cx.report(
@@ -358,15 +357,16 @@ pub fn walk_skill(cx: &mut FileCx<'_>, root: Option<&Node>, skill: &str) -> Vec<
                         "public" => declare(cx, node, "`schema.public`", skill, Visibility::Public, &mut out),
                         "private" => declare(cx, node, "`schema.private`", skill, Visibility::Private, &mut out),
                         other => {
-                            let hint = did_you_mean(other, ["public", "private"])
-                                .map(|s| format!(" (did you mean `{s}`?)"))
-                                .unwrap_or_default();
                             cx.report(
                                 codes::FILE_UNKNOWN_KEY,
                                 Severity::Error,
                                 part_span,
-                                format!("unknown key `{other}` under `schema`{hint}; entries go under `public:` or `private:`"),
+                                format!("unknown key `{other}` under `schema`"),
                             );
+                            match did_you_mean(other, ["public", "private"]) {
+                                Some(s) => cx.suggest(Some(s)),
+                                None => cx.help("entries go under `public:` or `private:`"),
+                            }
                         }
                     }
                 }
@@ -378,15 +378,16 @@ pub fn walk_skill(cx: &mut FileCx<'_>, root: Option<&Node>, skill: &str) -> Vec<
                 "`access:` (deny_read / deny_write) is not enforced; every public entry stays readable by every skill",
             ),
             other => {
-                let hint = did_you_mean(other, ["schema"])
-                    .map(|s| format!(" (did you mean `{s}`?)"))
-                    .unwrap_or_default();
                 cx.report(
                     codes::FILE_UNKNOWN_KEY,
                     Severity::Warning,
                     key_span,
-                    format!("unknown top-level key `{other}` is ignored{hint}; a skill memory.yml declares entries under `schema:`"),
+                    format!("unknown top-level key `{other}` is ignored"),
                 );
+                match did_you_mean(other, ["schema"]) {
+                    Some(s) => cx.suggest(Some(s)),
+                    None => cx.help("a skill memory.yml declares entries under `schema:` (`schema: {public: {...}, private: {...}}`)"),
+                }
             }
         }
     }

@@ -33,6 +33,21 @@ impl FileCx<'_> {
             .push(self.source.finding(code, severity, span, message));
     }
 
+    /// Gives the finding reported last its fix (`help:`).
+    pub fn help(&mut self, help: impl Into<String>) {
+        if let Some(last) = self.findings.last_mut() {
+            last.help = Some(help.into());
+        }
+    }
+
+    /// Gives the finding reported last a did-you-mean, when there is one.
+    pub fn suggest(&mut self, replacement: Option<&str>) {
+        if let (Some(last), Some(r)) = (self.findings.last_mut(), replacement) {
+            last.help = Some(format!("did you mean `{r}`?"));
+            last.suggestion = Some(r.to_owned());
+        }
+    }
+
     pub fn report_in(
         &mut self,
         code: &'static str,

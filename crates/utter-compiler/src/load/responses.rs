@@ -73,15 +73,18 @@ pub fn walk(cx: &mut FileCx<'_>, root: Option<&Node>) -> Vec<RawResponse> {
             }
             "version" => {}
             other => {
-                let hint = did_you_mean(other, ["responses"])
-                    .map(|s| format!(" (did you mean `{s}`?)"))
-                    .unwrap_or_default();
                 cx.report(
                     codes::FILE_UNKNOWN_KEY,
                     Severity::Error,
                     key_span,
-                    format!("unknown top-level key `{other}`{hint}; a responses.yml file holds `responses:`"),
+                    format!("unknown top-level key `{other}`"),
                 );
+                match did_you_mean(other, ["responses"]) {
+                    Some(s) => cx.suggest(Some(s)),
+                    None => cx.help(
+                        "a responses.yml file holds `responses:` (and an optional `version:`)",
+                    ),
+                }
             }
         }
     }
@@ -247,18 +250,20 @@ fn walk_variant(
     if let Some((_, first_span)) = unknown.first() {
         let listed: Vec<String> = unknown.iter().map(|(k, _)| format!("`{k}`")).collect();
         let mut notes = Vec::new();
-        for (key, _) in &unknown {
+        // A did-you-mean for the first unknown key is the machine fix.
+        let mut suggestion = None;
+        for (i, (key, _)) in unknown.iter().enumerate() {
             if key == "channel" || key == "buttons" {
-                notes.push(format!("`{key}` is not supported in this release"));
+                notes.push(format!(
+                    "`{key}` is not supported in this release; remove it"
+                ));
             } else if let Some(s) = did_you_mean(key, VARIANT_KEYS.iter().copied()) {
                 notes.push(format!("did you mean `{s}` instead of `{key}`?"));
+                if i == 0 {
+                    suggestion = Some(s);
+                }
             }
         }
-        let notes = if notes.is_empty() {
-            String::new()
-        } else {
-            format!("; {}", notes.join("; "))
-        };
         cx.report_in(
             codes::INVALID_VARIANT_KEY,
             Severity::Error,
@@ -266,10 +271,16 @@ fn walk_variant(
             response,
             Some(index),
             format!(
-                "unknown variant key(s) {}; allowed keys are `condition`, `metadata` and `text`{notes}",
+                "unknown variant key(s) {}; allowed keys are `condition`, `metadata` and `text`",
                 listed.join(", ")
             ),
         );
+        if let Some(s) = suggestion {
+            cx.suggest(Some(s));
+        }
+        if !notes.is_empty() {
+            cx.help(notes.join("; "));
+        }
     }
     Some(variant)
 }

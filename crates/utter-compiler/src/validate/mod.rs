@@ -250,6 +250,24 @@ impl Schema {
     }
 
     /// Why `session.<namespace>.<entry>` is not readable in `scope`.
+    /// A readable `session.<ns>.<entry>` spelled like an undeclared one.
+    pub(crate) fn near_reference(
+        &self,
+        scope: &Scope,
+        namespace: &str,
+        entry: &str,
+    ) -> Option<String> {
+        if self.visibility(namespace, entry).is_some() {
+            return None;
+        }
+        let keys = self.readable_keys(scope);
+        did_you_mean(
+            &format!("{namespace}.{entry}"),
+            keys.iter().map(String::as_str),
+        )
+        .map(|k| format!("session.{k}"))
+    }
+
     pub(crate) fn unreadable_reason(&self, scope: &Scope, namespace: &str, entry: &str) -> String {
         let key = format!("{namespace}.{entry}");
         if namespace == "system" {
@@ -265,17 +283,13 @@ impl Schema {
                 "references memory key `{key}`, which is private to skill `{namespace}`: the project-root responses.yml may be delivered by any skill, so it may read only project and public entries"
             ),
             _ => {
-                let keys = self.readable_keys(scope);
-                let hint = did_you_mean(&key, keys.iter().map(String::as_str))
-                    .map(|s| format!(" (did you mean `{s}`?)"))
-                    .unwrap_or_default();
                 let place = match scope {
                     Scope::Skill(s) => format!(
                         "skill `{s}`'s memory.yml, another skill's public entries or the project memory.yml"
                     ),
                     Scope::Root => "the project memory.yml or a skill's public entries".to_owned(),
                 };
-                format!("references memory key `{key}`, which is not declared in {place}{hint}")
+                format!("references memory key `{key}`, which is not declared in {place}")
             }
         }
     }

@@ -112,6 +112,11 @@ pub(super) fn validate_response(
                                 index,
                                 message,
                             );
+                            cx.suggest(
+                                schema
+                                    .near_reference(scope, &r.namespace, &r.entry)
+                                    .as_deref(),
+                            );
                         }
                     }
                     // Types only once every reference resolves: no cascade.
@@ -214,6 +219,9 @@ fn report_types(
             variant,
             finding.message,
         );
+        if let Some(help) = finding.help {
+            cx.help(help);
+        }
     }
 }
 
@@ -243,6 +251,7 @@ pub(super) fn check_placeholders(
     node: &Node,
 ) {
     for piece in template::scan(text) {
+        let mut suggestion: Option<String> = None;
         let (span, problem) = match &piece {
             RawPiece::Text(_) => continue,
             RawPiece::Session {
@@ -255,6 +264,9 @@ pub(super) fn check_placeholders(
                         "placeholder `{raw}` has no entry name, so it is always delivered as written"
                     )),
                     Some((ns, entry)) if !schema.readable(scope, ns, entry) => {
+                        suggestion = schema
+                            .near_reference(scope, ns, entry)
+                            .map(|r| format!("{{{r}}}"));
                         // The engine's one unset text stands in for an unreadable value, too.
                         let delivered = crate::bundled::UNSET_TEXTS
                             .iter()
@@ -292,11 +304,9 @@ pub(super) fn check_placeholders(
                         .filter(|(ns, _)| fills(ns))
                         .map(|(_, e)| e.as_str())
                         .collect();
-                    let hint = did_you_mean(name, names)
-                        .map(|s| format!(" (did you mean `{{{s}}}`?)"))
-                        .unwrap_or_default();
+                    suggestion = did_you_mean(name, names).map(|s| format!("{{{s}}}"));
                     format!(
-                        "placeholder `{raw}` names no declared entry (`{name}` in the active skill's or the project memory.yml), so it is delivered as written{hint}"
+                        "placeholder `{raw}` names no declared entry (`{name}` in the active skill's or the project memory.yml), so it is delivered as written"
                     )
                 });
                 (span, problem)
@@ -312,6 +322,7 @@ pub(super) fn check_placeholders(
                 Some(index),
                 message,
             );
+            cx.suggest(suggestion.as_deref());
         }
     }
 }

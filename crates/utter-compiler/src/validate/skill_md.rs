@@ -26,17 +26,15 @@ pub(super) fn check_skill_doc(
         if registry.contains_key(&r.name) {
             return;
         }
-        let hint = did_you_mean(&r.name, registry.keys().map(String::as_str))
-            .map(|s| format!(" (did you mean `{s}`?)"))
-            .unwrap_or_default();
         let mut finding = cx.source.finding(
             code,
             Severity::Error,
             r.span.clone(),
-            format!("{what}, but no responses.yml defines it{hint}"),
+            format!("{what}, but no responses.yml defines it"),
         );
         finding.response = Some(r.name.clone());
         cx.findings.push(finding);
+        cx.suggest(did_you_mean(&r.name, registry.keys().map(String::as_str)));
     };
     for trigger in &doc.triggers {
         missing(
@@ -140,6 +138,11 @@ pub(super) fn check_skill_doc(
                             span.start + r.span.start..span.start + r.span.end,
                             schema.unreadable_reason(&scope, &r.namespace, &r.entry),
                         );
+                        cx.suggest(
+                            schema
+                                .near_reference(&scope, &r.namespace, &r.entry)
+                                .as_deref(),
+                        );
                     }
                 }
             }
@@ -192,6 +195,11 @@ pub(super) fn check_condition(
                             "{context}{}",
                             schema.unreadable_reason(scope, &r.namespace, &r.entry)
                         ),
+                    );
+                    cx.suggest(
+                        schema
+                            .near_reference(scope, &r.namespace, &r.entry)
+                            .as_deref(),
                     );
                 }
             }

@@ -133,6 +133,8 @@ pub struct TypeFinding {
     pub code: &'static str,
     pub severity: Severity,
     pub message: String,
+    /// The fix, shown as `help:`.
+    pub help: Option<String>,
 }
 
 struct Analysis<'a> {
@@ -162,6 +164,7 @@ pub fn analyse<'a>(
             code: codes::NEVER_TRUE,
             severity: Severity::Warning,
             message: format!("this condition {why}, so the variant is never delivered"),
+            help: None,
         });
     }
     analysis.findings
@@ -277,6 +280,7 @@ impl<'a> Analysis<'a> {
                             "`{}` between `session.{}.{}` (declared `{}`) and `session.{}.{}` (declared `{}`) is a TypeError for every value they can hold, so this comparison never holds",
                             op.symbol(), ra.namespace, ra.entry, ia.ty, rb.namespace, rb.entry, ib.ty
                         ),
+                        help: None,
                     });
                 }
                 return all;
@@ -291,9 +295,12 @@ impl<'a> Analysis<'a> {
                 if let (EntryType::Categorical, Literal::Str(s)) = (info.ty, literal)
                     && !info.values.iter().any(|v| v == s)
                 {
-                    let hint = did_you_mean(s, info.values.iter().map(String::as_str))
-                        .map(|v| format!("; did you mean `{v}`?"))
-                        .unwrap_or_default();
+                    let help = Some(
+                        did_you_mean(s, info.values.iter().map(String::as_str)).map_or_else(
+                            || format!("compare with one of {}", info.values.join(", ")),
+                            |v| format!("did you mean `{v}`?"),
+                        ),
+                    );
                     let verdict = if op == CmpOp::Eq {
                         "so this comparison never holds"
                     } else {
@@ -304,9 +311,10 @@ impl<'a> Analysis<'a> {
                         code: codes::UNKNOWN_ENUM_VALUE,
                         severity: Severity::Error,
                         message: format!(
-                            "`{reference}` is categorical with values {}; {shown} is not one of them, {verdict}{hint}",
+                            "`{reference}` is categorical with values {}; {shown} is not one of them, {verdict}",
                             info.values.join(", ")
                         ),
+                        help,
                     });
                     return if op == CmpOp::Eq { FALSE } else { TRUE };
                 }
@@ -333,6 +341,7 @@ impl<'a> Analysis<'a> {
                             op.symbol(),
                             literal_hint(info.ty, literal)
                         ),
+                        help: None,
                     });
                     return outcome;
                 }
@@ -357,6 +366,7 @@ impl<'a> Analysis<'a> {
                             kind_name(literal_kind(literal)),
                             literal_hint(info.ty, literal)
                         ),
+                        help: None,
                     });
                     return ERROR;
                 }
