@@ -4,38 +4,104 @@
 //! Exit codes: 0 success, 1 the project has error findings, 2 cannot run.
 #![forbid(unsafe_code)]
 
-mod json;
+mod output;
 
-use std::io::Write as _;
+use std::io::{IsTerminal as _, Read as _, Write as _};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use clap::{CommandFactory as _, Parser, Subcommand, ValueEnum};
 use utter::{Context, SlotMemory};
-use utter_compiler::diagnostics::{did_you_mean, render_finding};
-use utter_compiler::{
-    Checked, Finding, ProjectFiles, Registry, check, codegen, lower, memory_json,
-};
+use utter_compiler::diagnostics::did_you_mean;
+use utter_compiler::{Checked, ProjectFiles, Registry, check, codegen, lower, memory_json};
 
-const USAGE: &str = "\
-utter: compile-time checked responses for Rasa Mantle agents
+const EXIT_CODES: &str = "\
+Exit codes: 0 ok; 1 the project has errors (or warnings with --deny-warnings);
+2 utter could not run (bad arguments, unreadable input, a folder without responses.yml).";
 
-Usage:
-  utter check [AGENT_DIR] [--format human|json] [--deny-warnings]
-  utter render AGENT_DIR RESPONSE [--skill ID] [--memory FILE.json] [--format text|json]
-  utter expand [AGENT_DIR]
+/// Compile-time checked responses for Rasa Mantle agents.
+#[derive(Parser)]
+#[command(name = "utter", version, after_help = EXIT_CODES, propagate_version = true)]
+struct Cli {
+    /// When to colour the output: `auto` colours a terminal unless NO_COLOR is set.
+    #[arg(long, value_enum, global = true, default_value_t = ColorChoice::Auto)]
+    color: ColorChoice,
+    #[command(subcommand)]
+    command: Command,
+}
 
-Commands:
-  check    Validate every responses.yml and memory.yml of the project (default folder: .)
-  render   Deliver one response for a memory given as JSON: {\"<namespace>\": {\"<entry>\": value}}
-  expand   Print the Rust code the project compiles to
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
 
-Options:
-  --deny-warnings  (check) exit 1 when the project has warnings, too
+#[derive(Subcommand)]
+enum Command {
+    /// Validate every responses.yml, memory.yml and skill.md of an agent project.
+    #[command(after_help = EXIT_CODES)]
+    Check {
+        /// The agent folder (holding responses.yml and/or skills/).
+        #[arg(default_value = ".")]
+        agent_dir: PathBuf,
+        /// Output format. `human` is rustc-style; `json` is described in the README;
+        /// `sarif` is SARIF 2.1.0 for code scanning; `github` prints workflow
+        /// commands that annotate a GitHub Actions run. Default: `github` when
+        /// GITHUB_ACTIONS=true, else `human`.
+        #[arg(long, value_enum)]
+        format: Option<CheckFormat>,
+        /// Exit 1 when the project has warnings, too.
+        #[arg(long)]
+        deny_warnings: bool,
+    },
+    /// Deliver one response for a memory given as JSON.
+    #[command(after_help = EXIT_CODES)]
+    Render {
+        /// The agent folder.
+        agent_dir: PathBuf,
+        /// The response name, e.g. `utter_card_replace_completed`.
+        response: String,
+        /// The active skill (its private entries are readable).
+        #[arg(long, value_name = "ID")]
+        skill: Option<String>,
+        /// Memory as JSON, `{"<namespace>": {"<entry>": value}}`; `-` reads standard input.
+        #[arg(long, value_name = "FILE")]
+        memory: Option<PathBuf>,
+        /// `text` prints the delivered text; `json` prints text, variant, rephrase and fallback.
+        #[arg(long, value_enum, default_value_t = RenderFormat::Text)]
+        format: RenderFormat,
+    },
+    /// Print the Rust code the project compiles to.
+    #[command(after_help = EXIT_CODES)]
+    Expand {
+        /// The agent folder.
+        #[arg(default_value = ".")]
+        agent_dir: PathBuf,
+    },
+    /// Print a shell completion script, e.g. `utter completions bash > ~/.local/share/bash-completion/completions/utter`.
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+}
 
-Exit codes: 0 ok, 1 the project has errors (or warnings with --deny-warnings),
-2 utter could not run (including a folder with no responses.yml).";
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum CheckFormat {
+    Human,
+    Json,
+    Sarif,
+    Github,
+}
 
-/// A failure to run: bad arguments, unreadable input. Exit code 2.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum RenderFormat {
+    Text,
+    Json,
+}
+
+/// A failure to run: unreadable input, a wrong folder. Exit code 2.
 struct Fatal(String);
 
 impl<E: std::fmt::Display> From<E> for Fatal {
@@ -44,124 +110,74 @@ impl<E: std::fmt::Display> From<E> for Fatal {
     }
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Format {
-    Human,
-    Json,
-}
-
 fn main() -> ExitCode {
-    match run() {
+    let cli = Cli::parse();
+    let color = match cli.color {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                && std::io::stdout().is_terminal()
+        }
+    };
+    let json_out = matches!(
+        cli.command,
+        Command::Check {
+            format: Some(CheckFormat::Json | CheckFormat::Sarif),
+            ..
+        } | Command::Render {
+            format: RenderFormat::Json,
+            ..
+        }
+    );
+    match run(cli.command, color) {
         Ok(code) => code,
         Err(Fatal(message)) => {
+            // A script reading JSON gets a document on stdout, too.
+            if json_out {
+                println!("{}", output::json_fatal(&message));
+            }
             eprintln!("error: {message}");
             ExitCode::from(2)
         }
     }
 }
 
-fn run() -> Result<ExitCode, Fatal> {
-    use lexopt::prelude::*;
-    let mut parser = lexopt::Parser::from_env();
-    let command = match parser.next()? {
-        Some(Value(v)) => v.string()?,
-        Some(Long("help") | Short('h')) => {
-            println!("{USAGE}");
-            return Ok(ExitCode::SUCCESS);
+fn run(command: Command, color: bool) -> Result<ExitCode, Fatal> {
+    match command {
+        Command::Check {
+            agent_dir,
+            format,
+            deny_warnings,
+        } => {
+            let format = format.unwrap_or_else(|| {
+                if std::env::var("GITHUB_ACTIONS").is_ok_and(|v| v == "true") {
+                    CheckFormat::Github
+                } else {
+                    CheckFormat::Human
+                }
+            });
+            cmd_check(&agent_dir, format, deny_warnings, color)
         }
-        Some(Long("version") | Short('V')) => {
-            println!("utter {}", env!("CARGO_PKG_VERSION"));
-            return Ok(ExitCode::SUCCESS);
+        Command::Render {
+            agent_dir,
+            response,
+            skill,
+            memory,
+            format,
+        } => cmd_render(
+            &agent_dir,
+            &response,
+            skill.as_deref(),
+            memory.as_deref(),
+            format,
+            color,
+        ),
+        Command::Expand { agent_dir } => cmd_expand(&agent_dir, color),
+        Command::Completions { shell } => {
+            clap_complete::generate(shell, &mut Cli::command(), "utter", &mut std::io::stdout());
+            Ok(ExitCode::SUCCESS)
         }
-        Some(other) => return Err(Fatal(format!("{}\n\n{USAGE}", other.unexpected()))),
-        None => return Err(Fatal(format!("a command is required\n\n{USAGE}"))),
-    };
-    let mut positional: Vec<String> = Vec::new();
-    let mut format: Option<String> = None;
-    let mut skill: Option<String> = None;
-    let mut memory: Option<PathBuf> = None;
-    let mut deny_warnings = false;
-    while let Some(arg) = parser.next()? {
-        match arg {
-            Long("deny-warnings") if command == "check" => deny_warnings = true,
-            Long("format") if command != "expand" => format = Some(parser.value()?.string()?),
-            Long("skill") if command == "render" => skill = Some(parser.value()?.string()?),
-            Long("memory") if command == "render" => memory = Some(parser.value()?.into()),
-            Long("help") | Short('h') => {
-                println!("{USAGE}");
-                return Ok(ExitCode::SUCCESS);
-            }
-            Value(v) => positional.push(v.string()?),
-            other => {
-                return Err(Fatal(format!(
-                    "{} for `utter {command}`",
-                    other.unexpected()
-                )));
-            }
-        }
-    }
-    match command.as_str() {
-        "check" => {
-            let format = parse_format(format.as_deref(), &["human", "json"])?;
-            let [dir] = take::<1>(positional, &["AGENT_DIR"], Some("."))?;
-            cmd_check(Path::new(&dir), format, deny_warnings)
-        }
-        "render" => {
-            let format = parse_format(format.as_deref(), &["text", "json"])?;
-            let [dir, response] = take::<2>(positional, &["AGENT_DIR", "RESPONSE"], None)?;
-            cmd_render(
-                Path::new(&dir),
-                &response,
-                skill.as_deref(),
-                memory.as_deref(),
-                format,
-            )
-        }
-        "expand" => {
-            let [dir] = take::<1>(positional, &["AGENT_DIR"], Some("."))?;
-            cmd_expand(Path::new(&dir))
-        }
-        other => Err(Fatal(format!("unknown command `{other}`\n\n{USAGE}"))),
-    }
-}
-
-fn parse_format(value: Option<&str>, allowed: &[&str]) -> Result<Format, Fatal> {
-    match value {
-        None => Ok(Format::Human),
-        Some(v) if allowed.contains(&v) => Ok(if v == "json" {
-            Format::Json
-        } else {
-            Format::Human
-        }),
-        Some(v) => Err(Fatal(format!(
-            "invalid --format `{v}`: expected {}",
-            allowed.join(" or ")
-        ))),
-    }
-}
-
-/// Exactly `N` positional arguments (the last may default).
-fn take<const N: usize>(
-    args: Vec<String>,
-    names: &[&str; N],
-    default_last: Option<&str>,
-) -> Result<[String; N], Fatal> {
-    let mut args = args;
-    if args.len() == N - 1
-        && let Some(d) = default_last
-    {
-        args.push(d.to_owned());
-    }
-    match <[String; N]>::try_from(args) {
-        Ok(a) => Ok(a),
-        Err(args) if args.len() < N => Err(Fatal(format!(
-            "missing argument {}\n\n{USAGE}",
-            names[args.len()]
-        ))),
-        Err(args) => Err(Fatal(format!(
-            "unexpected argument `{}`\n\n{USAGE}",
-            args[N]
-        ))),
     }
 }
 
@@ -182,26 +198,6 @@ fn load(dir: &Path) -> Result<Checked, Fatal> {
     Ok(check(&files))
 }
 
-fn print_findings_human(
-    out: &mut impl std::io::Write,
-    checked: &Checked,
-    findings: &[Finding],
-) -> std::io::Result<()> {
-    for finding in findings {
-        writeln!(
-            out,
-            "{}\n",
-            render_finding(finding, checked.source(&finding.file))
-        )?;
-    }
-    Ok(())
-}
-
-fn summary(checked: &Checked) -> (usize, usize) {
-    let errors = checked.findings.iter().filter(|f| f.is_error()).count();
-    (errors, checked.findings.len() - errors)
-}
-
 fn plural(n: usize, word: &str) -> String {
     if n == 1 {
         format!("1 {word}")
@@ -210,48 +206,69 @@ fn plural(n: usize, word: &str) -> String {
     }
 }
 
-fn cmd_check(dir: &Path, format: Format, deny_warnings: bool) -> Result<ExitCode, Fatal> {
+fn cmd_check(
+    dir: &Path,
+    format: CheckFormat,
+    deny_warnings: bool,
+    color: bool,
+) -> Result<ExitCode, Fatal> {
     let checked = load(dir)?;
-    let (errors, warnings) = summary(&checked);
+    let summary = output::Summary::of(&checked);
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
+    let verdict = format!(
+        "{}: {} checked in {}: {}, {}",
+        if summary.errors > 0 { "error" } else { "ok" },
+        dir.display(),
+        plural(summary.files, "file"),
+        plural(summary.errors, "error"),
+        plural(summary.warnings, "warning"),
+    );
     match format {
-        Format::Json => writeln!(out, "{}", json::findings(&checked.findings))?,
-        Format::Human => {
-            print_findings_human(&mut out, &checked, &checked.findings)?;
-            let project_files = checked
-                .sources
-                .iter()
-                .filter(|s| !s.label.starts_with("<bundled>"))
-                .count();
-            writeln!(
+        CheckFormat::Json => writeln!(out, "{}", output::json(&checked, dir))?,
+        CheckFormat::Sarif => writeln!(out, "{}", output::sarif(&checked, dir))?,
+        CheckFormat::Github => {
+            write!(out, "{}", output::github(&checked, dir))?;
+            writeln!(out, "{verdict}")?;
+        }
+        CheckFormat::Human => {
+            write!(
                 out,
-                "{}: {} checked in {}: {}, {}",
-                if errors > 0 { "error" } else { "ok" },
-                dir.display(),
-                plural(project_files, "file"),
-                plural(errors, "error"),
-                plural(warnings, "warning"),
+                "{}",
+                output::human(&checked, &checked.findings, dir, color)
             )?;
+            writeln!(out, "{verdict}")?;
         }
     }
-    Ok(if errors > 0 || (deny_warnings && warnings > 0) {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(
+        if summary.errors > 0 || (deny_warnings && summary.warnings > 0) {
+            ExitCode::from(1)
+        } else {
+            ExitCode::SUCCESS
+        },
+    )
 }
 
 /// The project's registry; `None` when it has errors, which are then
-/// printed to stderr ("nothing <done>").
-fn registry_or_errors(dir: &Path, done: &str) -> Result<Option<Registry>, Fatal> {
+/// printed to stderr ("nothing <done>"), as `check` prints them. Warnings
+/// are printed too: stdout carries only the product.
+fn registry_or_errors(dir: &Path, done: &str, color: bool) -> Result<Option<Registry>, Fatal> {
     let checked = load(dir)?;
+    let stderr = std::io::stderr();
+    let mut err = stderr.lock();
     match lower(&checked) {
-        Ok(registry) => Ok(Some(registry)),
+        Ok(registry) => {
+            let warnings: Vec<_> = checked
+                .findings
+                .iter()
+                .filter(|f| f.severity == utter_compiler::Severity::Warning)
+                .cloned()
+                .collect();
+            write!(err, "{}", output::human(&checked, &warnings, dir, color))?;
+            Ok(Some(registry))
+        }
         Err(errors) => {
-            let stderr = std::io::stderr();
-            let mut err = stderr.lock();
-            print_findings_human(&mut err, &checked, &errors)?;
+            write!(err, "{}", output::human(&checked, &errors, dir, color))?;
             let count = plural(errors.len(), "error");
             writeln!(err, "error: {} has {count}; nothing {done}", dir.display())?;
             Ok(None)
@@ -259,33 +276,25 @@ fn registry_or_errors(dir: &Path, done: &str) -> Result<Option<Registry>, Fatal>
     }
 }
 
-fn cmd_render(
-    dir: &Path,
-    response: &str,
-    skill: Option<&str>,
-    memory_file: Option<&Path>,
-    format: Format,
-) -> Result<ExitCode, Fatal> {
-    let Some(registry) = registry_or_errors(dir, "rendered")? else {
-        return Ok(ExitCode::from(1));
-    };
-    if let Some(skill) = skill
-        && !registry.skills.iter().any(|s| s == skill)
-    {
-        {
-            let hint = did_you_mean(skill, registry.skills.iter().map(String::as_str))
-                .map(|s| format!(" (did you mean `{s}`?)"))
-                .unwrap_or_default();
+/// The memory file's text (`-`: standard input), at most the size utter
+/// reads files of.
+fn read_memory_text(path: &Path) -> Result<String, Fatal> {
+    let limit = utter_compiler::load::project::MAX_FILE_BYTES;
+    let (label, bytes) = if path == Path::new("-") {
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .lock()
+            .take(limit + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| Fatal(format!("cannot read the memory from standard input: {e}")))?;
+        if bytes.len() as u64 > limit {
             return Err(Fatal(format!(
-                "unknown skill `{skill}`{hint}; the project's skills are: {}",
-                registry.skills.join(", ")
+                "the memory on standard input is larger than {limit} bytes; utter reads memory files of at most that size"
             )));
         }
-    }
-    let mut memory = SlotMemory::new(&registry.entries);
-    if let Some(path) = memory_file {
+        ("<stdin>".to_owned(), bytes)
+    } else {
         let label = path.display().to_string();
-        let limit = utter_compiler::load::project::MAX_FILE_BYTES;
         let bytes = utter_compiler::load::project::read_bounded(path, limit)
             .map_err(|e| Fatal(format!("cannot read memory file `{label}`: {e}")))?
             .map_err(|_| {
@@ -293,12 +302,46 @@ fn cmd_render(
                     "memory file `{label}` is larger than {limit} bytes; utter reads memory files of at most that size"
                 ))
             })?;
-        let text = String::from_utf8(bytes).map_err(|e| {
-            Fatal(format!(
-                "memory file `{label}` is not UTF-8 (at byte {})",
-                e.utf8_error().valid_up_to()
-            ))
-        })?;
+        (label, bytes)
+    };
+    String::from_utf8(bytes).map_err(|e| {
+        Fatal(format!(
+            "memory `{label}` is not UTF-8 (at byte {}); save it as UTF-8",
+            e.utf8_error().valid_up_to()
+        ))
+    })
+}
+
+fn cmd_render(
+    dir: &Path,
+    response: &str,
+    skill: Option<&str>,
+    memory_file: Option<&Path>,
+    format: RenderFormat,
+    color: bool,
+) -> Result<ExitCode, Fatal> {
+    let Some(registry) = registry_or_errors(dir, "rendered", color)? else {
+        return Ok(ExitCode::from(1));
+    };
+    if let Some(skill) = skill
+        && !registry.skills.iter().any(|s| s == skill)
+    {
+        let hint = did_you_mean(skill, registry.skills.iter().map(String::as_str))
+            .map(|s| format!(" (did you mean `{s}`?)"))
+            .unwrap_or_default();
+        return Err(Fatal(format!(
+            "unknown skill `{skill}`{hint}; the project's skills are: {}",
+            registry.skills.join(", ")
+        )));
+    }
+    let mut memory = SlotMemory::new(&registry.entries);
+    if let Some(path) = memory_file {
+        let label = if path == Path::new("-") {
+            "<stdin>".to_owned()
+        } else {
+            path.display().to_string()
+        };
+        let text = read_memory_text(path)?;
         let assignments = memory_json::parse(&text).map_err(|e| Fatal(format!("{label}:{e}")))?;
         for a in assignments {
             let (line, column) = (a.line, a.column);
@@ -344,14 +387,14 @@ fn cmd_render(
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     match format {
-        Format::Human => writeln!(out, "{}", delivery.text)?,
-        Format::Json => writeln!(out, "{}", json::delivery(&delivery))?,
+        RenderFormat::Text => writeln!(out, "{}", delivery.text)?,
+        RenderFormat::Json => writeln!(out, "{}", output::delivery(&delivery))?,
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn cmd_expand(dir: &Path) -> Result<ExitCode, Fatal> {
-    let Some(registry) = registry_or_errors(dir, "generated")? else {
+fn cmd_expand(dir: &Path, color: bool) -> Result<ExitCode, Fatal> {
+    let Some(registry) = registry_or_errors(dir, "generated", color)? else {
         return Ok(ExitCode::from(1));
     };
     let source = codegen::pretty(codegen::generate(&registry), codegen::HEADER)?;

@@ -17,6 +17,10 @@ fn example() -> String {
         .to_string()
 }
 
+fn json(o: &Output) -> serde_json::Value {
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", stdout(o)))
+}
+
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
@@ -71,7 +75,13 @@ fn check_passes_on_the_example() {
     assert!(stdout(&out).contains("0 errors"), "{}", stdout(&out));
     let out = utter(&["check", &example(), "--format", "json"]);
     assert_eq!(out.status.code(), Some(0));
-    assert_eq!(stdout(&out).trim(), "{\"findings\":[]}");
+    let doc = json(&out);
+    assert_eq!(doc["version"], 2);
+    assert_eq!(doc["findings"], serde_json::json!([]));
+    assert_eq!(
+        doc["summary"],
+        serde_json::json!({"errors": 0, "warnings": 0, "notes": 0, "files": 11})
+    );
 }
 
 #[test]
@@ -86,7 +96,9 @@ fn check_reports_every_error_with_exit_1() {
         ),
         "{text}"
     );
-    assert!(text.contains(" --> skills/s/responses.yml:4:7"), "{text}");
+    // Paths are under the folder as given, so a terminal or an editor opens them.
+    let path = format!(" --> {}/skills/s/responses.yml:4:7", dir.display());
+    assert!(text.contains(&path), "{text}");
     assert!(text.contains("^^^^^^^^"), "{text}");
     assert!(
         text.contains("error[mantle.validation.response.empty_body]"),
@@ -100,9 +112,29 @@ fn check_reports_every_error_with_exit_1() {
 
     let out = utter(&["check", dir.to_str().unwrap(), "--format", "json"]);
     assert_eq!(out.status.code(), Some(1));
-    let json = stdout(&out);
-    assert!(json.starts_with("{\"findings\":[{\"code\":\"mantle.validation.response.invalid_variant_key\",\"severity\":\"error\",\"file\":\"skills/s/responses.yml\",\"response\":\"utter_a\",\"variant\":0,\"line\":4,\"column\":7,\"message\":"), "{json}");
-    assert_eq!(json.matches("\"code\":").count(), 3, "{json}");
+    let doc = json(&out);
+    let findings = doc["findings"].as_array().expect("findings");
+    assert_eq!(findings.len(), 3, "{doc}");
+    let first = &findings[0];
+    assert_eq!(
+        first,
+        &serde_json::json!({
+            "code": "mantle.validation.response.invalid_variant_key",
+            "severity": "error",
+            "file": "skills/s/responses.yml",
+            "path": format!("{}/skills/s/responses.yml", dir.display()),
+            "response": "utter_a",
+            "variant": 0,
+            "line": 4,
+            "column": 7,
+            "end_line": 4,
+            "end_column": 15,
+            "message": "unknown variant key(s) `conditon`; allowed keys are `condition`, `metadata` and `text`",
+            "help": "did you mean `condition` instead of `conditon`?",
+            "suggestion": "condition",
+        })
+    );
+    assert_eq!(doc["summary"]["errors"], 3);
 }
 
 #[test]
@@ -114,11 +146,13 @@ fn check_cannot_run_exits_2() {
         "{}",
         stderr(&out)
     );
+    let out = utter(&[]);
+    assert_eq!(out.status.code(), Some(2), "no command: usage, exit 2");
+    assert!(stderr(&out).contains("Usage: utter"), "{}", stderr(&out));
     for args in [
         vec!["check", ".", "--format", "xml"],
         vec!["check", ".", "extra"],
         vec!["frobnicate"],
-        vec![],
         vec!["render", "."],
         vec!["check", "--skill", "x"],
     ] {
@@ -168,15 +202,15 @@ fn render_delivers_text_and_json() {
         "json",
     ]);
     assert_eq!(
-        stdout(&out).trim(),
-        r#"{"text":"Standard replacement is free.","response":"utter_card_replacement_fee","variant":0,"rephrase":false,"fallback":false}"#,
+        json(&out),
+        serde_json::json!({"text": "Standard replacement is free.", "response": "utter_card_replacement_fee", "variant": 0, "rephrase": false, "fallback": false}),
         "without --skill the private fee is not readable"
     );
 
     let out = utter(&["render", &example(), "utter_unknown", "--format", "json"]);
     assert_eq!(
-        stdout(&out).trim(),
-        r#"{"text":"utter_unknown","response":"utter_unknown","variant":null,"rephrase":false,"fallback":true}"#
+        json(&out),
+        serde_json::json!({"text": "utter_unknown", "response": "utter_unknown", "variant": null, "rephrase": false, "fallback": true})
     );
 }
 
@@ -294,7 +328,8 @@ fn check_lists_every_skill_md_mistake_in_one_run() {
     );
     let out = utter(&["check", dir.to_str().unwrap(), "--format", "json"]);
     assert_eq!(out.status.code(), Some(1));
-    let json = stdout(&out);
+    let doc = json(&out);
+    let findings = doc["findings"].as_array().expect("findings");
     for (code, line) in [
         ("mantle.validation.verbatim_trigger.unknown_response", 3),
         (
@@ -312,18 +347,15 @@ fn check_lists_every_skill_md_mistake_in_one_run() {
         ("mantle.validation.response.missing", 18),
         ("mantle.validation.action.unknown", 20),
     ] {
-        let needle =
-            format!("\"code\":\"{code}\",\"severity\":\"error\",\"file\":\"skills/s/skill.md\"");
-        let at = json
-            .find(&needle)
-            .unwrap_or_else(|| panic!("{code} missing from {json}"));
-        let finding = &json[at..at + json[at..].find('}').expect("object end")];
-        assert!(
-            finding.contains(&format!("\"line\":{line},")),
-            "{code} not on line {line}: {finding}"
-        );
+        let finding = findings
+            .iter()
+            .find(|f| f["code"] == code)
+            .unwrap_or_else(|| panic!("{code} missing from {doc}"));
+        assert_eq!(finding["severity"], "error");
+        assert_eq!(finding["file"], "skills/s/skill.md");
+        assert_eq!(finding["line"], line, "{code}: {finding}");
     }
-    assert_eq!(json.matches("\"code\":").count(), 6, "{json}");
+    assert_eq!(findings.len(), 6, "{doc}");
 }
 
 #[test]
@@ -366,16 +398,25 @@ fn check_output_is_identical_across_runs_and_listing_orders() {
             .map(|(p, t)| (p.as_str(), t.as_str()))
             .collect::<Vec<_>>(),
     );
+    // The document without the paths, which name the folder.
     let run = |dir: &PathBuf| {
-        stdout(&utter(&[
+        let mut doc = json(&utter(&[
             "check",
             dir.to_str().unwrap(),
             "--format",
             "json",
-        ]))
+        ]));
+        for f in doc["findings"].as_array_mut().expect("findings") {
+            f.as_object_mut().expect("a finding").remove("path");
+        }
+        doc
     };
     let first = run(&a);
-    assert_eq!(first.matches("\"code\"").count(), 11, "{first}");
+    assert_eq!(
+        first["findings"].as_array().map(Vec::len),
+        Some(11),
+        "{first}"
+    );
     assert_eq!(
         first,
         run(&a),
@@ -524,5 +565,183 @@ fn render_of_an_unknown_response_warns_with_a_hint() {
         stderr(&out).contains("no response `utter_goodby` (did you mean `utter_goodbye`?)"),
         "{}",
         stderr(&out)
+    );
+}
+
+mod schema;
+
+/// A project with an error carrying a suggestion, a warning and a note.
+const MIXED: &[(&str, &str)] = &[
+    (
+        "skills/s/memory.yml",
+        "schema:\n  public:\n    reason: {type: text}\n    tags: {type: list}\n",
+    ),
+    (
+        "skills/s/responses.yml",
+        "responses:\n  utter_a:\n    - text: 'Tags: {session.s.tags}, {nmae}'\n      condition: session.s.reasn == \"x\"\n    - text: b\n",
+    ),
+];
+
+#[test]
+fn sarif_output_is_valid_sarif_2_1_0() {
+    let dir = project("sarif", MIXED);
+    let out = utter(&["check", dir.to_str().unwrap(), "--format", "sarif"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let doc = json(&out);
+    let schema: serde_json::Value =
+        serde_json::from_str(include_str!("data/sarif-2.1.0.json")).expect("the schema parses");
+    let errors = schema::Validator::new(&schema).validate(&doc);
+    assert!(errors.is_empty(), "{errors:#?}\n{doc}");
+    // The validator does see a broken document.
+    let mut broken = doc.clone();
+    broken["runs"][0]["results"][0]["level"] = "fatal".into();
+    broken["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"]["startLine"] =
+        0.into();
+    assert_eq!(schema::Validator::new(&schema).validate(&broken).len(), 2);
+
+    let run = &doc["runs"][0];
+    let results = run["results"].as_array().expect("results");
+    let levels: Vec<&str> = results
+        .iter()
+        .map(|r| r["level"].as_str().unwrap())
+        .collect();
+    // By file and position, as every format orders them.
+    assert_eq!(levels, ["note", "warning", "error"], "{doc}");
+    let rules = run["tool"]["driver"]["rules"].as_array().expect("rules");
+    for r in results {
+        let rule = &rules[r["ruleIndex"].as_u64().unwrap() as usize];
+        assert_eq!(rule["id"], r["ruleId"]);
+        assert!(
+            rule["help"]["text"].as_str().is_some_and(|t| t.len() > 20),
+            "{rule}"
+        );
+    }
+    // The unknown key's did-you-mean is a fix replacing the reference.
+    let error = &results[2];
+    assert_eq!(
+        error["ruleId"],
+        "mantle.validation.response.unknown_memory_key"
+    );
+    let location = &error["locations"][0]["physicalLocation"];
+    assert_eq!(
+        location["artifactLocation"]["uri"],
+        format!("{}/skills/s/responses.yml", dir.display())
+    );
+    assert_eq!(
+        location["region"],
+        serde_json::json!({"startLine": 4, "startColumn": 18, "endLine": 4, "endColumn": 33})
+    );
+    let replacement = &error["fixes"][0]["artifactChanges"][0]["replacements"][0];
+    assert_eq!(replacement["insertedContent"]["text"], "session.s.reason");
+    assert_eq!(replacement["deletedRegion"], location["region"]);
+}
+
+#[test]
+fn github_format_prints_workflow_commands() {
+    let dir = project("github", MIXED);
+    let out = utter(&["check", dir.to_str().unwrap(), "--format", "github"]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    let path = format!("{}/skills/s/responses.yml", dir.display());
+    assert!(lines[0].starts_with("::notice file="), "{text}");
+    assert!(lines[1].starts_with("::warning file="), "{text}");
+    assert!(
+        lines[2].starts_with(&format!(
+            "::error file={path},line=4,col=18,endLine=4,endColumn=33,title=mantle.validation.response.unknown_memory_key::response `utter_a`, variant 0: references memory key `s.reasn`"
+        )),
+        "{text}"
+    );
+    assert!(
+        lines[2].ends_with("%0Ahelp: did you mean `session.s.reason`?"),
+        "{text}"
+    );
+    assert!(lines[3].starts_with("error: "), "the summary line: {text}");
+    assert_eq!(lines.len(), 4, "{text}");
+    // In GitHub Actions it is the default.
+    let out = Command::new(env!("CARGO_BIN_EXE_utter"))
+        .args(["check", dir.to_str().unwrap()])
+        .env("GITHUB_ACTIONS", "true")
+        .output()
+        .expect("utter runs");
+    assert_eq!(stdout(&out), text);
+}
+
+#[test]
+fn json_fatal_errors_still_print_a_document() {
+    let out = utter(&["check", "/definitely/not/here", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(2));
+    let doc = json(&out);
+    assert_eq!(doc["version"], 2);
+    assert!(
+        doc["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("/definitely/not/here")),
+        "{doc}"
+    );
+}
+
+#[test]
+fn render_reads_memory_from_standard_input() {
+    use std::io::Write as _;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_utter"))
+        .args([
+            "render",
+            &example(),
+            "utter_card_replacement_fee",
+            "--skill",
+            "card_replace",
+            "--memory",
+            "-",
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("utter runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(br#"{"card_replace": {"replacement_reason": "lost", "replacement_fee": 10.5}}"#)
+        .expect("written");
+    let out = child.wait_with_output().expect("utter ends");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("10.5"), "{}", stdout(&out));
+}
+
+#[test]
+fn help_completions_and_colour() {
+    let out = utter(&["help", "check"]);
+    assert_eq!(out.status.code(), Some(0));
+    for flag in [
+        "--format",
+        "--deny-warnings",
+        "sarif",
+        "github",
+        "Exit codes",
+    ] {
+        assert!(stdout(&out).contains(flag), "{flag}: {}", stdout(&out));
+    }
+    assert_eq!(stdout(&out), stdout(&utter(&["check", "--help"])));
+    let out = utter(&["chek"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("'check'"), "{}", stderr(&out));
+    for shell in ["bash", "zsh", "fish"] {
+        let out = utter(&["completions", shell]);
+        assert_eq!(out.status.code(), Some(0));
+        assert!(stdout(&out).contains("deny-warnings"), "{shell}");
+    }
+    let dir = project("colour", INVALID);
+    let coloured = utter(&["check", dir.to_str().unwrap(), "--color", "always"]);
+    assert!(
+        stdout(&coloured).contains("\u{1b}["),
+        "{}",
+        stdout(&coloured)
+    );
+    let plain = utter(&["check", dir.to_str().unwrap()]);
+    assert!(
+        !stdout(&plain).contains('\u{1b}'),
+        "not a terminal: no colour"
     );
 }

@@ -1,0 +1,293 @@
+//! How findings are printed: rustc-style for people, JSON for scripts, SARIF
+//! 2.1.0 for code scanning and workflow commands for GitHub Actions.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde_json::{Value as Json, json};
+use utter_compiler::diagnostics::{codes, render_finding_in};
+use utter_compiler::{Checked, Finding, Severity};
+
+/// The version of the JSON output's shape (bumped when a field changes meaning).
+pub const JSON_VERSION: u32 = 2;
+
+/// Counts of one check.
+#[derive(Clone, Copy, Debug)]
+pub struct Summary {
+    pub errors: usize,
+    pub warnings: usize,
+    pub notes: usize,
+    /// Project files read (bundled files not counted).
+    pub files: usize,
+}
+
+impl Summary {
+    pub fn of(checked: &Checked) -> Summary {
+        let count = |s: Severity| checked.findings.iter().filter(|f| f.severity == s).count();
+        Summary {
+            errors: count(Severity::Error),
+            warnings: count(Severity::Warning),
+            notes: count(Severity::Note),
+            files: checked
+                .sources
+                .iter()
+                .filter(|s| !s.label.starts_with("<bundled>"))
+                .count(),
+        }
+    }
+}
+
+/// The path of a finding's file as the user can open it: under the agent
+/// folder as it was given (so relative to the current directory when that
+/// was), `/`-separated. Bundled files keep their `<bundled>/` label.
+pub fn display_path(dir: &Path, label: &str) -> String {
+    if label.starts_with('<') {
+        return label.to_owned();
+    }
+    let joined = dir.join(label);
+    let shown = joined.strip_prefix(".").unwrap_or(&joined);
+    shown.to_string_lossy().replace('\\', "/")
+}
+
+/// rustc-style findings, each followed by a blank line, with paths as the
+/// user can open them.
+pub fn human(checked: &Checked, findings: &[Finding], dir: &Path, color: bool) -> String {
+    let mut out = String::new();
+    for finding in findings {
+        let mut shown = finding.clone();
+        shown.file = display_path(dir, &finding.file);
+        out.push_str(&render_finding_in(
+            &shown,
+            checked.source(&finding.file),
+            color,
+        ));
+        out.push_str("\n\n");
+    }
+    out
+}
+
+fn finding_json(f: &Finding, dir: &Path) -> Json {
+    json!({
+        "code": f.code,
+        "severity": f.severity.as_str(),
+        "file": f.file,
+        "path": display_path(dir, &f.file),
+        "response": f.response,
+        "variant": f.variant,
+        "line": f.line,
+        "column": f.column,
+        "end_line": f.end_line,
+        "end_column": f.end_column,
+        "message": f.message,
+        "help": f.help,
+        "suggestion": f.suggestion,
+    })
+}
+
+/// The JSON document of `utter check --format json` (see the README).
+pub fn json(checked: &Checked, dir: &Path) -> String {
+    let s = Summary::of(checked);
+    json!({
+        "version": JSON_VERSION,
+        "tool": {"name": "utter", "version": env!("CARGO_PKG_VERSION")},
+        "summary": {"errors": s.errors, "warnings": s.warnings, "notes": s.notes, "files": s.files},
+        "findings": checked.findings.iter().map(|f| finding_json(f, dir)).collect::<Vec<_>>(),
+    })
+    .to_string()
+}
+
+/// A fatal error (utter could not run) as JSON, so a script reading stdout
+/// always gets a document.
+pub fn json_fatal(message: &str) -> String {
+    json!({
+        "version": JSON_VERSION,
+        "tool": {"name": "utter", "version": env!("CARGO_PKG_VERSION")},
+        "error": message,
+    })
+    .to_string()
+}
+
+/// A delivery as JSON: `{"text","response","variant","rephrase","fallback"}`.
+pub fn delivery(d: &utter::Delivery<'_>) -> String {
+    json!({
+        "text": d.text,
+        "response": d.response,
+        "variant": d.variant,
+        "rephrase": d.rephrase,
+        "fallback": d.fallback,
+    })
+    .to_string()
+}
+
+/// A path as a relative URI reference: every byte outside RFC 3986's
+/// unreserved set and `/` percent-encoded.
+fn uri(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for b in path.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+fn sarif_level(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Note => "note",
+    }
+}
+
+/// SARIF 2.1.0: one run, a rule per finding code (with its description),
+/// results with their region, and `fixes` where a finding has a suggestion.
+pub fn sarif(checked: &Checked, dir: &Path) -> String {
+    let mut rules: BTreeMap<&str, Severity> = BTreeMap::new();
+    for f in &checked.findings {
+        let level = rules.entry(f.code).or_insert(f.severity);
+        *level = (*level).min(f.severity);
+    }
+    let index: BTreeMap<&str, usize> = rules.keys().enumerate().map(|(i, c)| (*c, i)).collect();
+    let rules_json: Vec<Json> = rules
+        .iter()
+        .map(|(code, severity)| {
+            let about = codes::describe(code);
+            json!({
+                "id": code,
+                "shortDescription": {"text": about},
+                "help": {"text": about},
+                "defaultConfiguration": {"level": sarif_level(*severity)},
+            })
+        })
+        .collect();
+    let results: Vec<Json> = checked
+        .findings
+        .iter()
+        .map(|f| {
+            let region = json!({
+                "startLine": f.line,
+                "startColumn": f.column,
+                "endLine": f.end_line,
+                "endColumn": f.end_column,
+            });
+            let location = json!({"uri": uri(&display_path(dir, &f.file))});
+            let text = match &f.help {
+                Some(help) => format!("{}{}\nhelp: {help}", f.subject(), f.message),
+                None => format!("{}{}", f.subject(), f.message),
+            };
+            let mut result = json!({
+                "ruleId": f.code,
+                "ruleIndex": index[f.code],
+                "level": sarif_level(f.severity),
+                "message": {"text": text},
+                "locations": [{"physicalLocation": {"artifactLocation": location, "region": region}}],
+            });
+            if let Some(replacement) = &f.suggestion {
+                result["fixes"] = json!([{
+                    "description": {"text": f.help.clone().unwrap_or_default()},
+                    "artifactChanges": [{
+                        "artifactLocation": location,
+                        "replacements": [{
+                            "deletedRegion": region,
+                            "insertedContent": {"text": replacement},
+                        }],
+                    }],
+                }]);
+            }
+            result
+        })
+        .collect();
+    json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "utter",
+                "version": env!("CARGO_PKG_VERSION"),
+                "informationUri": "https://github.com/utter-rs/utter",
+                "rules": rules_json,
+            }},
+            "columnKind": "unicodeCodePoints",
+            "results": results,
+        }],
+    })
+    .to_string()
+}
+
+/// A workflow command's data: `%`, CR and LF escaped.
+fn escape_data(s: &str) -> String {
+    s.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+/// A workflow command's property: also `:` and `,`.
+fn escape_property(s: &str) -> String {
+    escape_data(s).replace(':', "%3A").replace(',', "%2C")
+}
+
+/// GitHub Actions workflow commands, one line per finding:
+/// `::error file=..,line=..,col=..,endLine=..,endColumn=..,title=CODE::message`.
+pub fn github(checked: &Checked, dir: &Path) -> String {
+    let mut out = String::new();
+    for f in &checked.findings {
+        let command = match f.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Note => "notice",
+        };
+        let mut message = format!("{}{}", f.subject(), f.message);
+        if let Some(help) = &f.help {
+            message.push_str(&format!("\nhelp: {help}"));
+        }
+        out.push_str(&format!(
+            "::{command} file={},line={},col={},endLine={},endColumn={},title={}::{}\n",
+            escape_property(&display_path(dir, &f.file)),
+            f.line,
+            f.column,
+            f.end_line,
+            f.end_column,
+            escape_property(f.code),
+            escape_data(&message),
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn workflow_commands_escape_their_separators() {
+        assert_eq!(escape_property("a:b,c%\nd"), "a%3Ab%2Cc%25%0Ad");
+        assert_eq!(escape_data("a:b,c%\r\n"), "a:b,c%25%0D%0A");
+    }
+
+    #[test]
+    fn uris_percent_encode_all_but_unreserved() {
+        assert_eq!(
+            uri("skills/a b/responses.yml"),
+            "skills/a%20b/responses.yml"
+        );
+        assert_eq!(uri("é"), "%C3%A9");
+    }
+
+    #[test]
+    fn paths_are_under_the_folder_as_given() {
+        assert_eq!(
+            display_path(Path::new("."), "responses.yml"),
+            "responses.yml"
+        );
+        assert_eq!(
+            display_path(Path::new("agents/x"), "skills/s/memory.yml"),
+            "agents/x/skills/s/memory.yml"
+        );
+        assert_eq!(
+            display_path(Path::new("x"), "<bundled>/a/responses.yml"),
+            "<bundled>/a/responses.yml"
+        );
+    }
+}
