@@ -126,7 +126,15 @@ pub fn generate(registry: &Registry) -> TokenStream {
 /// The items of a project with errors: the same public items (responses
 /// named as far as they could be read), so user code shows no follow-on errors.
 pub fn skeleton(checked: &Checked) -> TokenStream {
-    let names: Vec<String> = checked.responses.keys().cloned().collect();
+    // Responses of broken files too, when their names could be read: user
+    // code naming them gets no follow-on error.
+    let mut names: Vec<String> = checked
+        .responses
+        .keys()
+        .chain(&checked.unusable_responses)
+        .cloned()
+        .collect();
+    names.sort();
     let mut seen = std::collections::HashSet::new();
     let names: Vec<String> = names
         .into_iter()

@@ -42,6 +42,9 @@ pub struct RawResponse {
     /// False when the value is not a non-empty list: such a response is
     /// reported and left out of the registry.
     pub well_formed: bool,
+    /// A variant has an unknown key or a wrong shape: whether it was meant
+    /// to be conditioned is unknown, so defaults are not counted (no cascade).
+    pub malformed_variant: bool,
 }
 
 /// Walks the root node of a `responses.yml` file.
@@ -101,6 +104,7 @@ fn walk_response(
         name_span: name_span.clone(),
         variants: Vec::new(),
         well_formed: false,
+        malformed_variant: false,
     };
     let items = match &value.kind {
         NodeKind::Seq(items) if !items.is_empty() => items,
@@ -129,9 +133,13 @@ fn walk_response(
     };
     response.well_formed = true;
     for (index, item) in items.iter().enumerate() {
+        let before = cx.findings.len();
         if let Some(variant) = walk_variant(cx, &response.name, index, item) {
             response.variants.push(variant);
         }
+        response.malformed_variant |= cx.findings[before..].iter().any(|f| {
+            f.code == codes::INVALID_VARIANT_KEY || f.code == codes::INVALID_VARIANT_SHAPE
+        });
     }
     response
 }
@@ -332,4 +340,45 @@ fn walk_metadata(cx: &mut FileCx<'_>, response: &str, index: usize, node: &Node)
         }
     }
     rephrase
+}
+
+/// The response names of a `responses.yml` that does not parse, as far as
+/// its lines show them: the keys indented once under a top-level
+/// `responses:`. Used to avoid follow-on errors, never to deliver.
+pub fn recover_names(text: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut in_responses = false;
+    let mut indent = None;
+    for line in text.lines() {
+        let trimmed = line.trim_start();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        let depth = line.len() - trimmed.len();
+        if depth == 0 {
+            in_responses = line.trim_end() == "responses:";
+            indent = None;
+            continue;
+        }
+        if !in_responses || depth != *indent.get_or_insert(depth) {
+            continue;
+        }
+        if let Some((key, _)) = trimmed.split_once(':')
+            && !key.is_empty()
+            && !key.starts_with(['-', '"', '\'', '[', '{', '?', '&', '*'])
+            && !key.contains(char::is_whitespace)
+        {
+            names.push(key.to_owned());
+        }
+    }
+    names
+}
+
+#[cfg(test)]
+mod recover_tests {
+    #[test]
+    fn names_under_responses_are_recovered_from_a_broken_file() {
+        let text = "version: '1'\nresponses:\n  utter_a:\n    - text: a\n  # note\n  utter_b: [\n      - broken\n   utter_c:\nother:\n  utter_d: x\n";
+        assert_eq!(super::recover_names(text), ["utter_a", "utter_b"]);
+    }
 }

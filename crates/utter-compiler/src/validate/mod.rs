@@ -2,7 +2,7 @@
 //! parsed and checked; findings accumulate across files; the responses are
 //! merged into one flat registry in the reference engine's order.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use utter::Visibility;
 
@@ -59,6 +59,10 @@ pub struct Checked {
     pub project_skills: Vec<String>,
     /// What each project skill's skill.md references.
     pub skill_docs: BTreeMap<String, SkillDoc>,
+    /// Responses named in files that did not parse, or malformed: not in the
+    /// registry, but no reference to them is reported (their own finding is
+    /// the root cause), and the skeleton keeps them.
+    pub unusable_responses: BTreeSet<String>,
 }
 
 impl Checked {
@@ -94,12 +98,29 @@ pub(crate) fn decode_file(
             let source = SourceFile::new(label, String::from_utf8_lossy(bytes).into_owned());
             // Lossy decoding keeps every valid byte before the first bad one.
             let at = e.valid_up_to();
-            findings.push(source.finding(
-                codes::YAML_ENCODING,
-                Severity::Error,
-                at..at + 1,
-                "the file is not valid UTF-8",
-            ));
+            let bad = &bytes[at..at + e.error_len().unwrap_or(bytes.len() - at)];
+            let shown: Vec<String> = bad.iter().map(|b| format!("0x{b:02X}")).collect();
+            // Latin-1 / Windows-1252 files are the usual source of such bytes.
+            let guess = if bad.len() == 1 && bad[0] >= 0x80 {
+                " (a byte like this usually means the file was saved as Latin-1 or Windows-1252)"
+            } else {
+                ""
+            };
+            findings.push(
+                source
+                    .finding(
+                        codes::YAML_ENCODING,
+                        Severity::Error,
+                        at..at + 1,
+                        format!(
+                            "the file is not valid UTF-8: byte {} at offset {at}{guess}",
+                            shown.join(" ")
+                        ),
+                    )
+                    .with_help(
+                        "re-save the file as UTF-8 (for example `iconv -f WINDOWS-1252 -t UTF-8`)",
+                    ),
+            );
             sources.push(source);
             false
         }
@@ -121,10 +142,60 @@ pub(crate) fn parse_yaml(
                 YamlErrorKind::Unsupported => codes::YAML_UNSUPPORTED,
             };
             let end = e.span.end.max(e.span.start + 1);
-            findings.push(source.finding(code, Severity::Error, e.span.start..end, e.message));
+            let mut finding = source.finding(code, Severity::Error, e.span.start..end, e.message);
+            if e.kind == YamlErrorKind::Syntax {
+                finding.help = indentation_hint(&source.text, e.span.start);
+            }
+            findings.push(finding);
             None
         }
     }
+}
+
+/// When the line of a syntax error is indented to a column no line above it
+/// opens (the usual cause: one space too many or too few), says so.
+fn indentation_hint(text: &str, at: usize) -> Option<String> {
+    let at = at.min(text.len());
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let line = text[line_start..].lines().next().unwrap_or("");
+    let depth = line.len() - line.trim_start_matches(' ').len();
+    if line.trim().is_empty() {
+        return None;
+    }
+    // The columns the lines above open: their own, and a list item's content.
+    let mut open: Vec<usize> = vec![0];
+    for above in text[..line_start].lines() {
+        let trimmed = above.trim_start_matches(' ');
+        if trimmed.trim().is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        let d = above.len() - trimmed.len();
+        open.retain(|&o| o <= d);
+        open.push(d);
+        let mut rest = trimmed;
+        let mut col = d;
+        while let Some(after) = rest.strip_prefix("- ") {
+            col += 2;
+            open.push(col);
+            rest = after.trim_start_matches(' ');
+            col += after.len() - rest.len();
+        }
+        // `key:` with nothing after it opens the next level.
+        if rest.trim_end().ends_with(':') {
+            open.push(col + 2);
+        }
+    }
+    open.sort_unstable();
+    open.dedup();
+    if open.contains(&depth) {
+        return None;
+    }
+    let columns: Vec<String> = open.iter().map(|c| (c + 1).to_string()).collect();
+    Some(format!(
+        "inconsistent indentation: this line starts in column {}, but the lines above open columns {}; YAML nests by indentation, so align it with the key it belongs to",
+        depth + 1,
+        columns.join(", ")
+    ))
 }
 
 /// Decodes and parses a whole YAML file.
@@ -414,11 +485,16 @@ pub fn check(files: &ProjectFiles) -> Checked {
     };
 
     let mut merged: BTreeMap<String, MergedResponse> = BTreeMap::new();
+    let mut unusable = BTreeSet::new();
     for unit in &units {
         let Some((label, bytes)) = &unit.responses else {
             continue;
         };
         let Some(root) = parse_file(label, bytes, &mut sources, &mut findings) else {
+            // The names are still known to whoever reads the file.
+            unusable.extend(load_responses::recover_names(&String::from_utf8_lossy(
+                bytes,
+            )));
             continue;
         };
         let source = sources.last().expect("parse_file pushed the source");
@@ -430,6 +506,7 @@ pub fn check(files: &ProjectFiles) -> Checked {
         for raw in raws {
             let conditions = validate_response(&mut cx, &schema, &unit.scope, &raw);
             if !raw.well_formed {
+                unusable.insert(raw.name.clone());
                 continue;
             }
             if let Some(previous) = merged.get(&raw.name) {
@@ -481,7 +558,7 @@ pub fn check(files: &ProjectFiles) -> Checked {
             findings: &mut findings,
         };
         let doc = load_skill_md::walk(&mut cx, &parse_yaml);
-        check_skill_doc(&mut cx, &schema, id, &doc, &merged);
+        check_skill_doc(&mut cx, &schema, id, &doc, &merged, &unusable);
         skill_docs.insert(id.clone(), doc);
     }
     report_skill_name_collisions(&files.skills, &mut findings);
@@ -493,6 +570,7 @@ pub fn check(files: &ProjectFiles) -> Checked {
     skills.sort();
     skills.dedup();
     sort_findings(&mut findings);
+    let merged_names: BTreeSet<String> = merged.keys().cloned().collect();
     Checked {
         sources,
         findings,
@@ -501,5 +579,9 @@ pub fn check(files: &ProjectFiles) -> Checked {
         responses: merged,
         project_skills: files.skills.clone(),
         skill_docs,
+        unusable_responses: unusable
+            .into_iter()
+            .filter(|n| !merged_names.contains(n))
+            .collect(),
     }
 }

@@ -142,6 +142,10 @@ pub(super) fn validate_response(
         .filter(|v| !matches!(v.condition, ConditionField::Text { .. }))
         .map(|v| v.index)
         .collect();
+    if raw.malformed_variant {
+        // Counting defaults past a malformed variant would blame its cause's effect.
+        return conditions;
+    }
     if conditioned > 0 && defaults.is_empty() {
         cx.report_in(
             codes::DEFAULT_REQUIRED,

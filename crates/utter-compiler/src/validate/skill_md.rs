@@ -20,10 +20,12 @@ pub(super) fn check_skill_doc(
     skill: &str,
     doc: &SkillDoc,
     registry: &BTreeMap<String, MergedResponse>,
+    unusable: &std::collections::BTreeSet<String>,
 ) {
     let scope = Scope::Skill(skill.to_owned());
     let missing = |cx: &mut FileCx<'_>, code: &'static str, r: &NameRef, what: String| {
-        if registry.contains_key(&r.name) {
+        // A response whose own file or definition is broken is reported there.
+        if registry.contains_key(&r.name) || unusable.contains(&r.name) {
             return;
         }
         let mut finding = cx.source.finding(

@@ -1,0 +1,105 @@
+//! Diagnostics quality: one mistake gives one finding (no follow-on
+//! findings), root cause first, and the fix as a help.
+
+use utter_compiler::codes;
+use utter_tests::{checked, project, with_code};
+
+#[test]
+fn a_misspelt_condition_key_is_not_also_a_second_default() {
+    let c = checked(&[
+        ("memory.yml", "x: {type: int}\n"),
+        (
+            "responses.yml",
+            "responses:\n  utter_a:\n    - text: one\n      conditon: session.project.x == 1\n    - text: two\n      condition: session.project.x == 2\n    - text: three\n",
+        ),
+    ]);
+    let codes_found: Vec<&str> = c.findings.iter().map(|f| f.code).collect();
+    assert_eq!(
+        codes_found,
+        [codes::INVALID_VARIANT_KEY],
+        "{:?}",
+        c.findings
+    );
+}
+
+#[test]
+fn references_into_a_file_that_does_not_parse_are_not_reported() {
+    let skill_md = "---\ndescription: d\nutter:\n  - utter_greet:\n      on: activate\n---\n\n:::ordered_block id=main\nsteps:\n  - id: bye\n    action: utter_bye\n  - id: gone\n    action: utter_gone\n:::\n";
+    let c = checked(&[
+        (
+            "skills/s/responses.yml",
+            "responses:\n  utter_greet:\n    - text: Hello!\n  utter_bye:\n    - text: Bye!\n     condition: x\n",
+        ),
+        ("skills/s/skill.md", skill_md),
+    ]);
+    let found: Vec<(&str, Option<&str>)> = c
+        .findings
+        .iter()
+        .map(|f| (f.code, f.response.as_deref()))
+        .collect();
+    // The syntax error, and the one reference no file names.
+    assert_eq!(
+        found,
+        [
+            (codes::YAML_SYNTAX, None),
+            (codes::RESPONSE_MISSING, Some("utter_gone"))
+        ],
+        "{:?}",
+        c.findings
+    );
+    assert!(c.unusable_responses.contains("utter_bye"));
+    let syntax = &with_code(&c, codes::YAML_SYNTAX)[0];
+    let help = syntax.help.as_deref().unwrap_or_default();
+    assert!(
+        help.starts_with("inconsistent indentation: this line starts in column 6"),
+        "{help}"
+    );
+}
+
+#[test]
+fn a_malformed_response_is_not_also_missing() {
+    let c = checked(&[
+        ("skills/s/responses.yml", "responses:\n  utter_bye: Bye!\n"),
+        (
+            "skills/s/skill.md",
+            "---\ndescription: d\n---\n\n:::ordered_block id=main\nsteps:\n  - id: bye\n    action: utter_bye\n:::\n",
+        ),
+    ]);
+    let codes_found: Vec<&str> = c.findings.iter().map(|f| f.code).collect();
+    assert_eq!(
+        codes_found,
+        [codes::INVALID_VARIANT_SHAPE],
+        "{:?}",
+        c.findings
+    );
+}
+
+#[test]
+fn an_encoding_error_names_the_byte_and_the_fix() {
+    let files = project(&[("responses.yml", "")]);
+    let mut files = files;
+    files.files.insert(
+        "responses.yml".into(),
+        b"responses:\n  utter_a:\n    - text: caf\xe9\n".to_vec(),
+    );
+    let c = utter_compiler::check(&files);
+    let f = &with_code(&c, codes::YAML_ENCODING)[0];
+    assert!(
+        f.message.contains("byte 0xE9 at offset 37"),
+        "{}",
+        f.message
+    );
+    assert!(f.message.contains("Latin-1"), "{}", f.message);
+    assert!(f.help.as_deref().is_some_and(|h| h.contains("UTF-8")));
+    assert_eq!((f.line, f.column), (3, 16));
+}
+
+#[test]
+fn a_correctly_indented_syntax_error_gets_no_indentation_hint() {
+    let c = checked(&[(
+        "responses.yml",
+        "responses:\n  utter_a:\n    - text: \"unterminated\n",
+    )]);
+    let f = &with_code(&c, codes::YAML_SYNTAX)[0];
+    assert_eq!(f.help, None, "{f:?}");
+}
