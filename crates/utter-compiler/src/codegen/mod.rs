@@ -309,7 +309,17 @@ pub fn include_responses(input: TokenStream) -> TokenStream {
     // Every file read: editing any of them rebuilds the crate.
     let read: Vec<std::path::PathBuf> = files.files.keys().map(|label| dir.join(label)).collect();
     let absolute: Vec<&Path> = read.iter().map(std::path::PathBuf::as_path).collect();
-    expand_at(&checked, span, &absolute, &literal.value(), deny_warnings)
+    // Paths as rustc prints its own: relative to where it runs (the workspace
+    // root under cargo), so an editor or terminal opens them.
+    let shown = std::env::current_dir()
+        .ok()
+        .and_then(|cwd| dir.strip_prefix(cwd).ok().map(Path::to_path_buf))
+        .filter(|p| !p.as_os_str().is_empty())
+        .map_or_else(
+            || literal.value(),
+            |p| p.to_string_lossy().replace('\\', "/"),
+        );
+    expand_at(&checked, span, &absolute, &shown, deny_warnings)
 }
 
 /// `"agent"` or `"agent", deny_warnings`.
