@@ -599,7 +599,10 @@ fn two_skills_defining_one_name_is_a_warning_overriding_a_default_is_silent() {
         ),
         ("skills/b/responses.yml", 2, Severity::Warning)
     );
-    assert!(warnings[0].message.contains("skills/a/responses.yml"));
+    assert_eq!(
+        warnings[0].note.as_deref(),
+        Some("also defined in skills/a/responses.yml:2")
+    );
     assert!(!checked.has_errors());
 }
 
@@ -842,7 +845,7 @@ fn duplicate_names_in_one_file_are_a_finding() {
     )]);
     let found = with_code(&checked, codes::DUPLICATE_RESPONSE);
     assert_eq!((found.len(), found[0].line, found[0].column), (1, 4, 3));
-    assert!(found[0].message.contains("line 2"));
+    assert_eq!(found[0].note.as_deref(), Some("first defined on line 2"));
 }
 
 #[test]

@@ -103,3 +103,29 @@ fn a_correctly_indented_syntax_error_gets_no_indentation_hint() {
     let f = &with_code(&c, codes::YAML_SYNTAX)[0];
     assert_eq!(f.help, None, "{f:?}");
 }
+
+#[test]
+fn an_entry_written_outside_schema_is_named_where_it_is_read() {
+    let c = checked(&[
+        ("skills/a/memory.yml", "reason: {type: text}\n"),
+        (
+            "skills/a/responses.yml",
+            "responses:\n  utter_a:\n    - text: hi\n      condition: session.a.reason == 'x'\n    - text: d\n",
+        ),
+    ]);
+    let warning = &with_code(&c, codes::FILE_UNKNOWN_KEY)[0];
+    assert!(
+        warning
+            .help
+            .as_deref()
+            .is_some_and(|h| h.contains("schema:"))
+    );
+    let error = &with_code(&c, codes::UNKNOWN_MEMORY_KEY)[0];
+    assert!(
+        error
+            .message
+            .contains("written at the top level of skills/a/memory.yml, where it is ignored; move it under `schema:`"),
+        "{}",
+        error.message
+    );
+}

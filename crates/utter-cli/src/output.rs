@@ -79,6 +79,7 @@ fn finding_json(f: &Finding, dir: &Path) -> Json {
         "end_line": f.end_line,
         "end_column": f.end_column,
         "message": f.message,
+        "note": f.note,
         "help": f.help,
         "suggestion": f.suggestion,
     })
@@ -133,6 +134,18 @@ fn uri(path: &str) -> String {
     out
 }
 
+/// Subject, message, then `note:` and `help:` lines: a finding as plain text.
+fn full_message(f: &Finding) -> String {
+    let mut text = format!("{}{}", f.subject(), f.message);
+    if let Some(note) = &f.note {
+        text.push_str(&format!("\nnote: {note}"));
+    }
+    if let Some(help) = &f.help {
+        text.push_str(&format!("\nhelp: {help}"));
+    }
+    text
+}
+
 fn sarif_level(s: Severity) -> &'static str {
     match s {
         Severity::Error => "error",
@@ -173,10 +186,7 @@ pub fn sarif(checked: &Checked, dir: &Path) -> String {
                 "endColumn": f.end_column,
             });
             let location = json!({"uri": uri(&display_path(dir, &f.file))});
-            let text = match &f.help {
-                Some(help) => format!("{}{}\nhelp: {help}", f.subject(), f.message),
-                None => format!("{}{}", f.subject(), f.message),
-            };
+            let text = full_message(f);
             let mut result = json!({
                 "ruleId": f.code,
                 "ruleIndex": index[f.code],
@@ -238,10 +248,7 @@ pub fn github(checked: &Checked, dir: &Path) -> String {
             Severity::Warning => "warning",
             Severity::Note => "notice",
         };
-        let mut message = format!("{}{}", f.subject(), f.message);
-        if let Some(help) = &f.help {
-            message.push_str(&format!("\nhelp: {help}"));
-        }
+        let message = full_message(f);
         out.push_str(&format!(
             "::{command} file={},line={},col={},endLine={},endColumn={},title={}::{}\n",
             escape_property(&display_path(dir, &f.file)),

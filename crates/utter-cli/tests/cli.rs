@@ -130,6 +130,7 @@ fn check_reports_every_error_with_exit_1() {
             "end_line": 4,
             "end_column": 15,
             "message": "unknown variant key(s) `conditon`; allowed keys are `condition`, `metadata` and `text`",
+            "note": null,
             "help": "did you mean `condition` instead of `conditon`?",
             "suggestion": "condition",
         })

@@ -303,6 +303,8 @@ pub struct Finding {
     pub end_column: usize,
     /// How to fix it, shown as rustc's `help:`.
     pub help: Option<String>,
+    /// A fact that explains it (where the other definition is), shown as `note:`.
+    pub note: Option<String>,
     /// A replacement for [`Finding::span`] that fixes it (a did-you-mean):
     /// `fixes` in SARIF, `suggestion` in JSON.
     pub suggestion: Option<String>,
@@ -353,10 +355,14 @@ impl Finding {
     /// The self-contained one-line form: `file:line:col: code: subject
     /// message (help: ...)`.
     pub fn one_line(&self) -> String {
-        match &self.help {
-            Some(help) => format!("{} (help: {help})", self.headline()),
-            None => self.headline(),
+        let mut line = self.headline();
+        if let Some(note) = &self.note {
+            line.push_str(&format!(" (note: {note})"));
         }
+        if let Some(help) = &self.help {
+            line.push_str(&format!(" (help: {help})"));
+        }
+        line
     }
 }
 
@@ -453,6 +459,7 @@ impl SourceFile {
             end_line,
             end_column,
             help: None,
+            note: None,
             suggestion: None,
         }
     }
@@ -506,6 +513,9 @@ pub fn render_finding_in(finding: &Finding, source: Option<&SourceFile>, color: 
                     .path(finding.file.as_str())
                     .annotation(AnnotationKind::Primary.span(span)),
             );
+            if let Some(note) = &finding.note {
+                group = group.element(Level::NOTE.message(note.as_str()));
+            }
             if let Some(help) = &finding.help {
                 group = group.element(Level::HELP.message(help.as_str()));
             }
@@ -518,6 +528,9 @@ pub fn render_finding_in(finding: &Finding, source: Option<&SourceFile>, color: 
                 " --> {}:{}:{}",
                 finding.file, finding.line, finding.column
             );
+            if let Some(note) = &finding.note {
+                let _ = write!(out, "\n  = note: {note}");
+            }
             if let Some(help) = &finding.help {
                 let _ = write!(out, "\n  = help: {help}");
             }

@@ -334,7 +334,14 @@ fn declare(
 }
 
 /// A skill's `memory.yml`: `schema: {public: {...}, private: {...}}`.
-pub fn walk_skill(cx: &mut FileCx<'_>, root: Option<&Node>, skill: &str) -> Vec<MemoryDecl> {
+/// Top-level keys other than `schema:`/`access:` are reported and pushed to
+/// `misplaced`: they are usually entries written without `schema:`.
+pub fn walk_skill(
+    cx: &mut FileCx<'_>,
+    root: Option<&Node>,
+    skill: &str,
+    misplaced: &mut Vec<String>,
+) -> Vec<MemoryDecl> {
     let mut out = Vec::new();
     let Some(root) = root else { return out };
     if is_null(root) {
@@ -378,6 +385,7 @@ pub fn walk_skill(cx: &mut FileCx<'_>, root: Option<&Node>, skill: &str) -> Vec<
                 "`access:` (deny_read / deny_write) is not enforced; every public entry stays readable by every skill",
             ),
             other => {
+                misplaced.push(other.to_owned());
                 cx.report(
                     codes::FILE_UNKNOWN_KEY,
                     Severity::Warning,

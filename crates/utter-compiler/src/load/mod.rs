@@ -112,12 +112,16 @@ impl FileCx<'_> {
             };
             if let Some(&first) = first_at.get(scalar.value.as_str()) {
                 let (line, _) = self.source.line_col(first);
-                let mut finding = self.source.finding(
-                    duplicate_code,
-                    Severity::Error,
-                    key.span.clone(),
-                    format!("`{}` is defined twice in {what} (first on line {line}); the later one would silently win", scalar.value),
-                );
+                let mut finding = self
+                    .source
+                    .finding(
+                        duplicate_code,
+                        Severity::Error,
+                        key.span.clone(),
+                        format!("`{}` is defined twice in {what}", scalar.value),
+                    )
+                    .with_help("remove one of them or rename it: the later one would silently win");
+                finding.note = Some(format!("first defined on line {line}"));
                 // A response defined twice is named like every response finding.
                 if duplicate_code == codes::DUPLICATE_RESPONSE {
                     finding.response = Some(scalar.value.clone());

@@ -269,6 +269,9 @@ fn units(files: &ProjectFiles) -> Vec<Unit<'_>> {
 /// The declared entries, for readability and type checks.
 pub(crate) struct Schema {
     pub(crate) entries: HashMap<(String, String), (Visibility, EntryInfo)>,
+    /// `(skill, key)` written at the top level of a skill's memory.yml,
+    /// outside `schema:`: named as the cause where they are read.
+    misplaced: std::collections::HashSet<(String, String)>,
     keys_by_scope: std::cell::RefCell<HashMap<Scope, std::rc::Rc<Vec<String>>>>,
 }
 
@@ -353,6 +356,14 @@ impl Schema {
             (Some(Visibility::Private), Scope::Root) => format!(
                 "references memory key `{key}`, which is private to skill `{namespace}`: the project-root responses.yml may be delivered by any skill, so it may read only project and public entries"
             ),
+            _ if self
+                .misplaced
+                .contains(&(namespace.to_owned(), entry.to_owned())) =>
+            {
+                format!(
+                    "references memory key `{key}`, which is written at the top level of skills/{namespace}/memory.yml, where it is ignored; move it under `schema:` `public:` (or `private:`)"
+                )
+            }
             _ => {
                 let place = match scope {
                     Scope::Skill(s) => format!(
@@ -440,6 +451,7 @@ pub fn check(files: &ProjectFiles) -> Checked {
 
     // Memory first: readability needs every declaration.
     let mut memory: Vec<MemoryDecl> = Vec::new();
+    let mut misplaced = std::collections::HashSet::new();
     for unit in &units {
         let Some((label, bytes)) = &unit.memory else {
             continue;
@@ -453,7 +465,12 @@ pub fn check(files: &ProjectFiles) -> Checked {
             findings: &mut findings,
         };
         let decls = match &unit.scope {
-            Scope::Skill(id) => memory::walk_skill(&mut cx, root.as_ref(), id),
+            Scope::Skill(id) => {
+                let mut keys = Vec::new();
+                let decls = memory::walk_skill(&mut cx, root.as_ref(), id, &mut keys);
+                misplaced.extend(keys.into_iter().map(|k| (id.clone(), k)));
+                decls
+            }
             Scope::Root => memory::walk_project(&mut cx, root.as_ref()),
         };
         memory.extend(decls);
@@ -482,6 +499,7 @@ pub fn check(files: &ProjectFiles) -> Checked {
             })
             .collect(),
         keys_by_scope: Default::default(),
+        misplaced,
     };
 
     let mut merged: BTreeMap<String, MergedResponse> = BTreeMap::new();
@@ -521,11 +539,16 @@ pub fn check(files: &ProjectFiles) -> Checked {
                         raw.name_span.clone(),
                         &raw.name,
                         None,
-                        format!(
-                            "is also defined in {}; response names are global, so this definition replaces that one (prefix names with the skill id to keep both)",
-                            previous.file
-                        ),
+                        "is defined by two skills; response names are global, so this definition replaces the other one",
                     );
+                    let (line, _) = sources
+                        .iter()
+                        .find(|s| s.label == previous.file)
+                        .map_or((0, 0), |s| s.line_col(previous.raw.name_span.start));
+                    if let Some(last) = cx.findings.last_mut() {
+                        last.note = Some(format!("also defined in {}:{line}", previous.file));
+                    }
+                    cx.help("prefix response names with the skill id to keep both");
                 }
             }
             merged.insert(
