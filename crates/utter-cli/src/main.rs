@@ -4,6 +4,7 @@
 //! Exit codes: 0 success, 1 the project has error findings, 2 cannot run.
 #![forbid(unsafe_code)]
 
+mod lsp;
 mod output;
 
 use std::io::{IsTerminal as _, Read as _, Write as _};
@@ -79,6 +80,9 @@ enum Command {
         #[arg(default_value = ".")]
         agent_dir: PathBuf,
     },
+    /// Run the language server over stdio (diagnostics as you type, go to
+    /// definition, references, completion, hover, quick fixes).
+    Lsp,
     /// Print a shell completion script, e.g. `utter completions bash > ~/.local/share/bash-completion/completions/utter`.
     Completions {
         /// The shell.
@@ -174,6 +178,10 @@ fn run(command: Command, color: bool) -> Result<ExitCode, Fatal> {
             color,
         ),
         Command::Expand { agent_dir } => cmd_expand(&agent_dir, color),
+        Command::Lsp => {
+            lsp::run().map_err(|e| Fatal(format!("language server: {e}")))?;
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "utter", &mut std::io::stdout());
             Ok(ExitCode::SUCCESS)

@@ -1,0 +1,466 @@
+//! What the server answers: diagnostics, definitions, references, hover,
+//! completion and quick fixes, all from one checked project.
+
+use lsp_types::{
+    CodeAction, CodeActionKind, CompletionItem, CompletionItemKind, Diagnostic,
+    DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, Position, TextEdit,
+    Uri, WorkspaceEdit,
+};
+use utter::Visibility;
+use utter_compiler::load::responses::ConditionField;
+use utter_compiler::{Finding, Severity};
+
+use super::project::Project;
+use super::text::{range, uri_of};
+
+/// What the word under the cursor names.
+#[derive(Debug, PartialEq)]
+pub enum Symbol {
+    Response(String),
+    Memory { namespace: String, entry: String },
+}
+
+fn is_word(c: char) -> bool {
+    c.is_alphanumeric() || matches!(c, '_' | '-' | '.')
+}
+
+/// The word around byte `at` of `text` and its span.
+fn word_at(text: &str, at: usize) -> Option<(&str, std::ops::Range<usize>)> {
+    let at = at.min(text.len());
+    let start = text[..at]
+        .char_indices()
+        .rev()
+        .take_while(|(_, c)| is_word(*c))
+        .last()
+        .map_or(at, |(i, _)| i);
+    let end = text[at..]
+        .char_indices()
+        .find(|(_, c)| !is_word(*c))
+        .map_or(text.len(), |(i, _)| at + i);
+    let word = text[start..end].trim_matches('.');
+    (!word.is_empty()).then_some((word, start..end))
+}
+
+/// The skill whose files `label` is in (None for the root).
+fn skill_of(label: &str) -> Option<&str> {
+    label.strip_prefix("skills/")?.split('/').next()
+}
+
+/// The symbol at byte `at` of the file `label`.
+pub fn symbol_at(project: &Project, label: &str, at: usize) -> Option<Symbol> {
+    let text = project.text(label)?;
+    let (word, _) = word_at(text, at)?;
+    let memory_ref = word
+        .strip_prefix("session.")
+        .or_else(|| word.strip_prefix("@memory."));
+    if let Some(rest) = memory_ref
+        && let Some((namespace, entry)) = rest.split_once('.')
+    {
+        return Some(Symbol::Memory {
+            namespace: namespace.to_owned(),
+            entry: entry.to_owned(),
+        });
+    }
+    let checked = &project.checked;
+    if checked.responses.contains_key(word) || checked.unusable_responses.contains(word) {
+        return Some(Symbol::Response(word.to_owned()));
+    }
+    // A bare `{entry}` placeholder: the file's own skill, then the project.
+    let before = &text[..at.min(text.len())];
+    if before
+        .rfind('{')
+        .is_some_and(|o| !before[o..].contains('}'))
+    {
+        let owner = skill_of(label).unwrap_or("project");
+        for namespace in [owner, "project"] {
+            if checked
+                .memory
+                .iter()
+                .any(|d| d.namespace == namespace && d.name == word)
+            {
+                return Some(Symbol::Memory {
+                    namespace: namespace.to_owned(),
+                    entry: word.to_owned(),
+                });
+            }
+        }
+    }
+    None
+}
+
+fn location(project: &Project, file: &str, span: &std::ops::Range<usize>) -> Option<Location> {
+    if file.starts_with('<') {
+        return None; // bundled: no file to open
+    }
+    let text = project.text(file)?;
+    Some(Location::new(
+        uri_of(&project.root.join(file)),
+        range(text, span),
+    ))
+}
+
+/// Where the symbol is defined.
+pub fn definition(project: &Project, symbol: &Symbol) -> Vec<Location> {
+    let checked = &project.checked;
+    match symbol {
+        Symbol::Response(name) => checked
+            .responses
+            .get(name)
+            .and_then(|r| location(project, &r.file, &r.raw.name_span))
+            .into_iter()
+            .collect(),
+        Symbol::Memory { namespace, entry } => checked
+            .memory
+            .iter()
+            .filter(|d| d.namespace == *namespace && d.name == *entry)
+            .filter_map(|d| location(project, &d.file, &d.span))
+            .collect(),
+    }
+}
+
+/// Every place that names the symbol, the definition included.
+pub fn references(project: &Project, symbol: &Symbol) -> Vec<Location> {
+    let mut out = definition(project, symbol);
+    let checked = &project.checked;
+    match symbol {
+        Symbol::Response(name) => {
+            for (skill, doc) in &checked.skill_docs {
+                let file = format!("skills/{skill}/skill.md");
+                let refs = doc
+                    .triggers
+                    .iter()
+                    .map(|t| &t.response)
+                    .chain(doc.steps.iter().map(|s| &s.response))
+                    .chain(doc.tools.iter().flat_map(|t| {
+                        [
+                            &t.on_success,
+                            &t.on_failure,
+                            &t.utter_for_confirmation,
+                            &t.utter_on_user_denial,
+                        ]
+                        .into_iter()
+                        .flatten()
+                    }));
+                out.extend(
+                    refs.filter(|r| r.name == *name)
+                        .filter_map(|r| location(project, &file, &r.span)),
+                );
+            }
+        }
+        Symbol::Memory { namespace, entry } => {
+            let needles = [
+                format!("session.{namespace}.{entry}"),
+                format!("@memory.{namespace}.{entry}"),
+            ];
+            for source in &checked.sources {
+                if source.label.starts_with('<') {
+                    continue;
+                }
+                for needle in &needles {
+                    for (at, _) in source.text.match_indices(needle.as_str()) {
+                        let end = at + needle.len();
+                        // Whole words only: not `session.a.bc` for `session.a.b`.
+                        if source.text[end..].chars().next().is_some_and(is_word) {
+                            continue;
+                        }
+                        out.extend(location(project, &source.label, &(at..end)));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Markdown describing the symbol.
+pub fn hover(project: &Project, symbol: &Symbol) -> Option<String> {
+    let checked = &project.checked;
+    match symbol {
+        Symbol::Response(name) => {
+            let r = checked.responses.get(name)?;
+            let line = checked
+                .source(&r.file)
+                .map_or(0, |s| s.line_col(r.raw.name_span.start).0);
+            let mut md = format!("**`{name}`** — `{}:{line}`\n", r.file);
+            for v in &r.raw.variants {
+                let condition = match &v.condition {
+                    ConditionField::Text { text, .. } => format!("if `{}`", text.trim()),
+                    _ => "default".to_owned(),
+                };
+                let rephrase = if v.rephrase { " *(rephrased)*" } else { "" };
+                md.push_str(&format!(
+                    "\n{}. {condition}: {}{rephrase}",
+                    v.index,
+                    v.text.replace('\n', " ")
+                ));
+            }
+            Some(md)
+        }
+        Symbol::Memory { namespace, entry } => {
+            let d = checked
+                .memory
+                .iter()
+                .find(|d| d.namespace == *namespace && d.name == *entry)?;
+            let visibility = match d.visibility {
+                Visibility::Project => "project entry, readable everywhere",
+                Visibility::Public => "public: readable by every skill",
+                Visibility::Private => "private: readable while its skill is active",
+            };
+            let mut md = format!(
+                "**`session.{namespace}.{entry}`**: `{}`, {visibility}",
+                d.ty
+            );
+            if !d.values.is_empty() {
+                md.push_str(&format!("\n\nValues: `{}`", d.values.join("`, `")));
+            }
+            if let Some(doc) = d.description.as_ref().or(d.comment.as_ref()) {
+                md.push_str(&format!("\n\n{doc}"));
+            }
+            md.push_str(&format!("\n\nDeclared in `{}`", d.file));
+            Some(md)
+        }
+    }
+}
+
+/// Completion items for the text before the cursor (`prefix`, the line up
+/// to the cursor) in the file `label`.
+pub fn complete(project: &Project, label: &str, prefix: &str) -> Vec<CompletionItem> {
+    let checked = &project.checked;
+    let item = |label: String, kind, detail: String| CompletionItem {
+        label,
+        kind: Some(kind),
+        detail: Some(detail),
+        ..Default::default()
+    };
+    let own = skill_of(label);
+    let readable = |d: &&utter_compiler::load::memory::MemoryDecl| {
+        d.visibility != Visibility::Private || Some(d.namespace.as_str()) == own
+    };
+    // `session.<ns>.` -> entries; `session.` -> namespaces.
+    let tail: String = prefix
+        .chars()
+        .rev()
+        .take_while(|c| is_word(*c))
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    if let Some(rest) = tail.strip_prefix("session.") {
+        return match rest.split_once('.') {
+            Some((namespace, _)) => checked
+                .memory
+                .iter()
+                .filter(readable)
+                .filter(|d| d.namespace == namespace)
+                .map(|d| {
+                    item(
+                        d.name.clone(),
+                        CompletionItemKind::FIELD,
+                        format!("{} ({})", d.ty, d.file),
+                    )
+                })
+                .collect(),
+            None => {
+                let mut namespaces: Vec<&str> = checked
+                    .memory
+                    .iter()
+                    .filter(readable)
+                    .map(|d| d.namespace.as_str())
+                    .collect();
+                namespaces.sort_unstable();
+                namespaces.dedup();
+                namespaces
+                    .into_iter()
+                    .map(|n| {
+                        item(
+                            n.to_owned(),
+                            CompletionItemKind::MODULE,
+                            "memory namespace".into(),
+                        )
+                    })
+                    .collect()
+            }
+        };
+    }
+    // `session.<ns>.<entry> == ` of a categorical entry -> its values.
+    let trimmed = prefix.trim_end().trim_end_matches(['"', '\'']);
+    for op in ["==", "!="] {
+        if let Some(left) = trimmed.trim_end().strip_suffix(op)
+            && let Some(reference) = left.trim_end().rsplit(|c: char| !is_word(c)).next()
+            && let Some((namespace, entry)) = reference
+                .strip_prefix("session.")
+                .and_then(|r| r.split_once('.'))
+            && let Some(d) = checked
+                .memory
+                .iter()
+                .find(|d| d.namespace == namespace && d.name == entry)
+        {
+            let quoted = prefix.trim_end().ends_with(['"', '\'']);
+            return d
+                .values
+                .iter()
+                .map(|v| {
+                    let text = if quoted {
+                        v.clone()
+                    } else {
+                        format!("\"{v}\"")
+                    };
+                    item(
+                        text,
+                        CompletionItemKind::ENUM_MEMBER,
+                        format!("a value of {namespace}.{entry}"),
+                    )
+                })
+                .collect();
+        }
+    }
+    // Inside `{` of a template -> placeholders.
+    if let Some(open) = prefix.rfind('{')
+        && !prefix[open..].contains('}')
+        && label.ends_with("responses.yml")
+    {
+        let mut items: Vec<CompletionItem> = checked
+            .memory
+            .iter()
+            .filter(readable)
+            .map(|d| {
+                item(
+                    format!("session.{}.{}", d.namespace, d.name),
+                    CompletionItemKind::FIELD,
+                    d.ty.to_string(),
+                )
+            })
+            .collect();
+        items.extend(
+            checked
+                .memory
+                .iter()
+                .filter(|d| d.namespace == "project" || Some(d.namespace.as_str()) == own)
+                .map(|d| item(d.name.clone(), CompletionItemKind::FIELD, d.ty.to_string())),
+        );
+        return items;
+    }
+    let line = prefix.trim_start();
+    // Response names where skill.md names a response.
+    if label.ends_with("skill.md") {
+        let fields = [
+            "action:",
+            "utter:",
+            "utterance:",
+            "on_success:",
+            "on_failure:",
+            "utter_for_confirmation:",
+            "utter_on_user_denial:",
+        ];
+        let naming = fields
+            .iter()
+            .any(|f| line.starts_with(f) || line.starts_with(&format!("- {f}")))
+            || line.starts_with("- utter_");
+        if naming {
+            return checked
+                .responses
+                .keys()
+                .map(|n| item(n.clone(), CompletionItemKind::VALUE, "response".into()))
+                .collect();
+        }
+    }
+    // Variant keys in responses.yml.
+    if label.ends_with("responses.yml")
+        && prefix.len() - line.len() >= 4
+        && line
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '-' || c == ' ')
+    {
+        return ["text", "condition", "metadata"]
+            .into_iter()
+            .map(|k| {
+                item(
+                    k.to_owned(),
+                    CompletionItemKind::KEYWORD,
+                    "variant key".into(),
+                )
+            })
+            .collect();
+    }
+    Vec::new()
+}
+
+/// The diagnostics of one file.
+pub fn diagnostics(project: &Project, label: &str) -> Vec<Diagnostic> {
+    let Some(text) = project.text(label) else {
+        return Vec::new();
+    };
+    let uri = uri_of(&project.root.join(label));
+    project
+        .checked
+        .findings
+        .iter()
+        .filter(|f| f.file == label)
+        .map(|f| diagnostic(f, text, &uri))
+        .collect()
+}
+
+fn diagnostic(f: &Finding, text: &str, uri: &Uri) -> Diagnostic {
+    let severity = match f.severity {
+        Severity::Error => DiagnosticSeverity::ERROR,
+        Severity::Warning => DiagnosticSeverity::WARNING,
+        Severity::Note => DiagnosticSeverity::INFORMATION,
+    };
+    let mut message = format!("{}{}", f.subject(), f.message);
+    if let Some(help) = &f.help {
+        message.push_str(&format!("\nhelp: {help}"));
+    }
+    let at = range(text, &f.span);
+    Diagnostic {
+        range: at,
+        severity: Some(severity),
+        code: Some(NumberOrString::String(f.code.to_owned())),
+        source: Some("utter".to_owned()),
+        message,
+        related_information: f.note.as_ref().map(|note| {
+            vec![DiagnosticRelatedInformation {
+                location: Location::new(uri.clone(), at),
+                message: note.clone(),
+            }]
+        }),
+        ..Default::default()
+    }
+}
+
+/// Quick fixes (did-you-mean replacements) for findings touching `lines`.
+pub fn code_actions(
+    project: &Project,
+    label: &str,
+    start: Position,
+    end: Position,
+) -> Vec<CodeAction> {
+    let Some(text) = project.text(label) else {
+        return Vec::new();
+    };
+    let uri = uri_of(&project.root.join(label));
+    project
+        .checked
+        .findings
+        .iter()
+        .filter(|f| f.file == label)
+        .filter_map(|f| {
+            let replacement = f.suggestion.as_ref()?;
+            let at = range(text, &f.span);
+            if at.end < start || at.start > end {
+                return None;
+            }
+            let edit = TextEdit::new(at, replacement.clone());
+            Some(CodeAction {
+                title: format!("Replace with `{replacement}`"),
+                kind: Some(CodeActionKind::QUICKFIX),
+                diagnostics: Some(vec![diagnostic(f, text, &uri)]),
+                edit: Some(WorkspaceEdit {
+                    changes: Some([(uri.clone(), vec![edit])].into_iter().collect()),
+                    ..Default::default()
+                }),
+                is_preferred: Some(true),
+                ..Default::default()
+            })
+        })
+        .collect()
+}

@@ -1,0 +1,101 @@
+//! An agent project as the editor sees it: the files on disk with the open
+//! documents' unsaved text laid over them, checked as a whole (a change in
+//! one file changes findings in another).
+
+use std::collections::{BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+
+use utter_compiler::{Checked, ProjectFiles, check};
+
+/// The agent folder a file belongs to: the folder holding `skills/` for a
+/// file in `skills/<id>/`, else the file's own folder.
+pub fn agent_root(file: &Path) -> Option<PathBuf> {
+    let dir = file.parent()?;
+    let skills = dir.parent();
+    if skills.is_some_and(|s| s.file_name().is_some_and(|n| n == "skills")) {
+        return skills?.parent().map(Path::to_path_buf);
+    }
+    Some(dir.to_path_buf())
+}
+
+/// Whether utter reads the file at `label` (relative to the agent folder).
+pub fn is_agent_file(label: &str) -> bool {
+    match label.split('/').collect::<Vec<_>>().as_slice() {
+        [name] => matches!(*name, "responses.yml" | "memory.yml"),
+        ["skills", id, name] => {
+            !id.starts_with(['_', '.'])
+                && matches!(*name, "responses.yml" | "memory.yml" | "skill.md")
+        }
+        _ => false,
+    }
+}
+
+/// One checked project.
+pub struct Project {
+    pub root: PathBuf,
+    pub checked: Checked,
+    /// Labels that got diagnostics last time (to clear them when fixed).
+    pub published: BTreeSet<String>,
+}
+
+impl Project {
+    /// Reads `root`, lays `overlays` (absolute path -> text) over it, checks.
+    pub fn load(root: &Path, overlays: &HashMap<PathBuf, String>) -> Project {
+        // An unreadable folder (deleted, permissions) checks as empty.
+        let mut files = ProjectFiles::read(root).unwrap_or_default();
+        for (path, text) in overlays {
+            let Ok(rel) = path.strip_prefix(root) else {
+                continue;
+            };
+            let label = rel.to_string_lossy().replace('\\', "/");
+            if !is_agent_file(&label) {
+                continue;
+            }
+            if let Some(id) = label
+                .strip_prefix("skills/")
+                .and_then(|r| r.split('/').next())
+                && !files.skills.iter().any(|s| s == id)
+            {
+                files.skills.push(id.to_owned());
+                files.skills.sort();
+            }
+            files.files.insert(label, text.clone().into_bytes());
+        }
+        Project {
+            root: root.to_path_buf(),
+            checked: check(&files),
+            published: BTreeSet::new(),
+        }
+    }
+
+    /// The label of an absolute path in this project.
+    pub fn label(&self, path: &Path) -> Option<String> {
+        let rel = path.strip_prefix(&self.root).ok()?;
+        Some(rel.to_string_lossy().replace('\\', "/"))
+    }
+
+    /// The text of a file as checked.
+    pub fn text(&self, label: &str) -> Option<&str> {
+        self.checked.source(label).map(|s| s.text.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_agent_root_is_above_skills() {
+        assert_eq!(
+            agent_root(Path::new("/a/agent/skills/s/skill.md")),
+            Some(PathBuf::from("/a/agent"))
+        );
+        assert_eq!(
+            agent_root(Path::new("/a/agent/responses.yml")),
+            Some(PathBuf::from("/a/agent"))
+        );
+        assert!(is_agent_file("skills/s/skill.md"));
+        assert!(!is_agent_file("skills/_draft/skill.md"));
+        assert!(!is_agent_file("tools/x.yml"));
+    }
+}

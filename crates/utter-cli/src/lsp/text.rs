@@ -1,0 +1,104 @@
+//! Positions and URIs as the Language Server Protocol has them: lines and
+//! UTF-16 columns, `file://` URIs.
+
+use std::path::{Path, PathBuf};
+use std::str::FromStr as _;
+
+use lsp_types::{Position, Range, Uri};
+
+/// The LSP position of byte `offset` of `text` (clamped to the text).
+pub fn position(text: &str, offset: usize) -> Position {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let line = text[..line_start].matches('\n').count();
+    let character: usize = text[line_start..offset].chars().map(char::len_utf16).sum();
+    Position::new(line as u32, character as u32)
+}
+
+/// The byte offset of an LSP position (clamped to its line and the text).
+pub fn offset(text: &str, position: Position) -> usize {
+    let mut line_start = 0;
+    for _ in 0..position.line {
+        match text[line_start..].find('\n') {
+            Some(i) => line_start += i + 1,
+            None => return text.len(),
+        }
+    }
+    let line_end = text[line_start..]
+        .find('\n')
+        .map_or(text.len(), |i| line_start + i);
+    let mut units = 0usize;
+    for (i, c) in text[line_start..line_end].char_indices() {
+        if units >= position.character as usize {
+            return line_start + i;
+        }
+        units += c.len_utf16();
+    }
+    line_end
+}
+
+pub fn range(text: &str, span: &std::ops::Range<usize>) -> Range {
+    Range::new(position(text, span.start), position(text, span.end))
+}
+
+/// The path of a `file://` URI, percent-decoded; `None` for other schemes.
+pub fn path_of(uri: &Uri) -> Option<PathBuf> {
+    let rest = uri.as_str().strip_prefix("file://")?;
+    let mut bytes = Vec::with_capacity(rest.len());
+    let raw = rest.as_bytes();
+    let mut i = 0;
+    while i < raw.len() {
+        if raw[i] == b'%'
+            && let Some(hex) = rest.get(i + 1..i + 3)
+            && let Ok(b) = u8::from_str_radix(hex, 16)
+        {
+            bytes.push(b);
+            i += 3;
+            continue;
+        }
+        bytes.push(raw[i]);
+        i += 1;
+    }
+    let path = String::from_utf8(bytes).ok()?;
+    // `file:///C:/x` on Windows; `file:///x` elsewhere.
+    Some(PathBuf::from(path))
+}
+
+/// The `file://` URI of an absolute path.
+pub fn uri_of(path: &Path) -> Uri {
+    let mut out = String::from("file://");
+    for b in path.to_string_lossy().bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    Uri::from_str(&out).expect("a percent-encoded file URI is valid")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_count_utf16_units() {
+        let text = "a\n😀b\nc";
+        assert_eq!(position(text, 7), Position::new(1, 3));
+        assert_eq!(offset(text, Position::new(1, 3)), 7);
+        assert_eq!(offset(text, Position::new(1, 99)), 7, "clamped to the line");
+        assert_eq!(offset(text, Position::new(9, 0)), text.len());
+        assert_eq!(position(text, 999), Position::new(2, 1));
+    }
+
+    #[test]
+    fn uris_round_trip() {
+        let path = Path::new("/tmp/a b/é.yml");
+        let uri = uri_of(path);
+        assert_eq!(uri.as_str(), "file:///tmp/a%20b/%C3%A9.yml");
+        assert_eq!(path_of(&uri).as_deref(), Some(path));
+    }
+}

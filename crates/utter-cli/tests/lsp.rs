@@ -1,0 +1,374 @@
+//! `utter lsp` end to end: a scripted JSON-RPC client over stdio drives a
+//! session on a copy of the example agent.
+
+use std::io::{BufRead as _, BufReader, Read as _, Write as _};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+struct Client {
+    child: Child,
+    stdin: ChildStdin,
+    incoming: Receiver<Value>,
+    next_id: i64,
+    /// Diagnostics published so far, latest per URI.
+    diagnostics: std::collections::HashMap<String, Vec<Value>>,
+}
+
+impl Drop for Client {
+    /// A failed test must not leave the server running.
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+    }
+}
+
+impl Client {
+    fn start() -> Client {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_utter"))
+            .arg("lsp")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("utter lsp starts");
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, incoming) = channel();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            loop {
+                let mut length = None;
+                loop {
+                    let mut line = String::new();
+                    if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                        return;
+                    }
+                    let line = line.trim_end();
+                    if line.is_empty() {
+                        break;
+                    }
+                    if let Some(n) = line.strip_prefix("Content-Length: ") {
+                        length = n.parse::<usize>().ok();
+                    }
+                }
+                let mut body = vec![0; length.expect("a Content-Length header")];
+                reader.read_exact(&mut body).expect("a whole message");
+                let message: Value = serde_json::from_slice(&body).expect("JSON");
+                if tx.send(message).is_err() {
+                    return;
+                }
+            }
+        });
+        Client {
+            child,
+            stdin,
+            incoming,
+            next_id: 1,
+            diagnostics: Default::default(),
+        }
+    }
+
+    fn send(&mut self, message: Value) {
+        let body = message.to_string();
+        write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).expect("written");
+        self.stdin.flush().expect("flushed");
+    }
+
+    fn receive(&mut self) -> Value {
+        let message = self
+            .incoming
+            .recv_timeout(Duration::from_secs(30))
+            .expect("the server answers");
+        if message["method"] == "textDocument/publishDiagnostics" {
+            let uri = message["params"]["uri"].as_str().unwrap().to_owned();
+            let list = message["params"]["diagnostics"].as_array().unwrap().clone();
+            self.diagnostics.insert(uri, list);
+        }
+        message
+    }
+
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        loop {
+            let message = self.receive();
+            if message["id"] == id {
+                assert!(message.get("error").is_none(), "{method}: {message}");
+                return message["result"].clone();
+            }
+        }
+    }
+
+    fn notify(&mut self, method: &str, params: Value) {
+        self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}));
+    }
+
+    /// Waits until the diagnostics of `uri` are published, then returns them.
+    fn diagnostics_of(&mut self, uri: &str) -> Vec<Value> {
+        self.diagnostics.remove(uri);
+        loop {
+            if let Some(list) = self.diagnostics.get(uri) {
+                return list.clone();
+            }
+            self.receive();
+        }
+    }
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+fn uri(path: &Path) -> String {
+    format!("file://{}", path.display())
+}
+
+/// The position (0-based line, UTF-16 column) of the first `needle` in `text`, plus `extra` columns.
+fn position_of(text: &str, needle: &str, extra: u32) -> Value {
+    let at = text
+        .find(needle)
+        .unwrap_or_else(|| panic!("{needle} in the text"));
+    let line = text[..at].matches('\n').count();
+    let column = at - text[..at].rfind('\n').map_or(0, |i| i + 1);
+    json!({"line": line, "character": column as u32 + extra})
+}
+
+#[test]
+fn a_scripted_editor_session() {
+    let agent: PathBuf = std::env::temp_dir().join(format!("utter-lsp-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&agent);
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/card-agent"),
+        &agent,
+    );
+    let responses = agent.join("skills/card_replace/responses.yml");
+    let responses_uri = uri(&responses);
+    let skill_md = agent.join("skills/card_replace/skill.md");
+    let memory = agent.join("skills/card_replace/memory.yml");
+    let original = std::fs::read_to_string(&responses).unwrap();
+
+    let mut client = Client::start();
+    let init = client.request(
+        "initialize",
+        json!({"processId": null, "rootUri": uri(&agent), "capabilities": {}}),
+    );
+    let caps = &init["capabilities"];
+    for cap in [
+        "definitionProvider",
+        "referencesProvider",
+        "hoverProvider",
+        "completionProvider",
+        "codeActionProvider",
+    ] {
+        assert!(!caps[cap].is_null(), "{cap}: {init}");
+    }
+    client.notify("initialized", json!({}));
+
+    // A typo in the open (unsaved) document: diagnosed from its text, not the disk.
+    let typo = original.replacen(
+        "session.card_replace.replacement_reason == \"stolen\"",
+        "session.card_replace.replacment_reason == \"stolen\"",
+        1,
+    );
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": responses_uri, "languageId": "yaml", "version": 1, "text": typo}}),
+    );
+    let diagnostics = client.diagnostics_of(&responses_uri);
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+    let d = &diagnostics[0];
+    assert_eq!(d["code"], "mantle.validation.response.unknown_memory_key");
+    assert_eq!(d["severity"], 1);
+    assert_eq!(
+        d["range"]["start"],
+        position_of(&typo, "session.card_replace.replacment_reason", 0)
+    );
+
+    // The did-you-mean is a quick fix.
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": responses_uri}, "range": d["range"], "context": {"diagnostics": [d]}}),
+    );
+    let edit = &actions[0]["edit"]["changes"][&responses_uri][0];
+    assert_eq!(
+        edit["newText"], "session.card_replace.replacement_reason",
+        "{actions}"
+    );
+    assert_eq!(edit["range"], d["range"]);
+
+    // Fixed in the editor: the diagnostics clear, and the re-check is timed.
+    let started = Instant::now();
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": responses_uri, "version": 2}, "contentChanges": [{"text": original}]}),
+    );
+    assert_eq!(client.diagnostics_of(&responses_uri), Vec::<Value>::new());
+    eprintln!(
+        "re-check after a change, example agent: {:?}",
+        started.elapsed()
+    );
+
+    // Go to definition: skill.md step -> response; condition -> memory.yml.
+    let skill_text = std::fs::read_to_string(&skill_md).unwrap();
+    let found = client.request(
+        "textDocument/definition",
+        json!({"textDocument": {"uri": uri(&skill_md)}, "position": position_of(&skill_text, "utter_card_replacement_fee", 3)}),
+    );
+    assert_eq!(found[0]["uri"], responses_uri.as_str(), "{found}");
+    assert_eq!(
+        found[0]["range"]["start"],
+        position_of(&original, "utter_card_replacement_fee:", 0)
+    );
+    let found = client.request(
+        "textDocument/definition",
+        json!({"textDocument": {"uri": responses_uri}, "position": position_of(&original, "session.card_replace.replacement_reason", 25)}),
+    );
+    let memory_text = std::fs::read_to_string(&memory).unwrap();
+    assert_eq!(found[0]["uri"], uri(&memory), "{found}");
+    assert_eq!(
+        found[0]["range"]["start"],
+        position_of(&memory_text, "replacement_reason:", 0)
+    );
+
+    // References of the entry: its declaration, conditions, skill.md.
+    let refs = client.request(
+        "textDocument/references",
+        json!({"textDocument": {"uri": responses_uri}, "position": position_of(&original, "session.card_replace.replacement_reason", 25), "context": {"includeDeclaration": true}}),
+    );
+    let files: Vec<&str> = refs
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["uri"].as_str().unwrap())
+        .collect();
+    assert!(files.contains(&uri(&memory).as_str()), "{refs}");
+    assert!(files.contains(&responses_uri.as_str()), "{refs}");
+    assert!(files.contains(&uri(&skill_md).as_str()), "{refs}");
+
+    // Hover: a response's variants; an entry's type and values.
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri(&skill_md)}, "position": position_of(&skill_text, "utter_card_replacement_fee", 3)}),
+    );
+    let shown = hover["contents"]["value"].as_str().unwrap();
+    assert!(
+        shown.contains("utter_card_replacement_fee") && shown.contains("Standard replacement"),
+        "{shown}"
+    );
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": responses_uri}, "position": position_of(&original, "session.card_replace.replacement_reason", 25)}),
+    );
+    let shown = hover["contents"]["value"].as_str().unwrap();
+    assert!(
+        shown.contains("categorical") && shown.contains("stolen"),
+        "{shown}"
+    );
+
+    // Completion: entries after `session.<ns>.`, values after `==`.
+    let typing = original.replacen(
+        "condition: 'session.card_replace.replacement_reason == \"stolen\"'",
+        "condition: 'session.card_replace.",
+        1,
+    );
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": responses_uri, "version": 3}, "contentChanges": [{"text": typing}]}),
+    );
+    let items = client.request(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": responses_uri}, "position": position_of(&typing, "condition: 'session.card_replace.\n", 33)}),
+    );
+    let labels: Vec<&str> = items
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["label"].as_str().unwrap())
+        .collect();
+    assert!(
+        labels.contains(&"replacement_reason") && labels.contains(&"shipping_speed"),
+        "{labels:?}"
+    );
+    // The user has typed `== "` inside the YAML string.
+    let typing = original.replacen("== \"stolen\"'", "== \"'", 1);
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": responses_uri, "version": 4}, "contentChanges": [{"text": typing}]}),
+    );
+    let at = typing.find("== \"'").unwrap() + 4;
+    let line = typing[..at].matches('\n').count();
+    let column = at - typing[..at].rfind('\n').unwrap() - 1;
+    let items = client.request(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": responses_uri}, "position": {"line": line, "character": column}}),
+    );
+    let labels: Vec<&str> = items
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        labels,
+        ["lost", "stolen", "damaged", "not_received"],
+        "{items}"
+    );
+
+    // A change in one file re-checks the others: removing the entry from
+    // memory.yml breaks the (unchanged) responses.yml.
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": responses_uri, "version": 5}, "contentChanges": [{"text": original}]}),
+    );
+    assert_eq!(client.diagnostics_of(&responses_uri), Vec::<Value>::new());
+    let memory_uri = uri(&memory);
+    let without = memory_text.replacen("    replacement_reason:", "    replaced_reason:", 1);
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": memory_uri, "languageId": "yaml", "version": 1, "text": without}}),
+    );
+    let diagnostics = client.diagnostics_of(&responses_uri);
+    assert!(
+        diagnostics
+            .iter()
+            .any(|d| d["code"] == "mantle.validation.response.unknown_memory_key"),
+        "{diagnostics:?}"
+    );
+    client.notify(
+        "textDocument/didClose",
+        json!({"textDocument": {"uri": memory_uri}}),
+    );
+    assert_eq!(client.diagnostics_of(&responses_uri), Vec::<Value>::new());
+
+    // A malformed file is a diagnostic, and the server keeps serving.
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": responses_uri, "version": 6}, "contentChanges": [{"text": "responses:\n  utter_x: [\n\u{0}\u{feff}{{"}]}),
+    );
+    let diagnostics = client.diagnostics_of(&responses_uri);
+    assert!(!diagnostics.is_empty());
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri(&skill_md)}, "position": {"line": 9999, "character": 9999}}),
+    );
+    assert!(hover.is_null(), "{hover}");
+
+    client.request("shutdown", Value::Null);
+    client.notify("exit", Value::Null);
+    let status = client.child.wait().expect("the server exits");
+    assert!(status.success(), "{status}");
+    let _ = std::fs::remove_dir_all(&agent);
+}
