@@ -372,3 +372,60 @@ fn a_scripted_editor_session() {
     assert!(status.success(), "{status}");
     let _ = std::fs::remove_dir_all(&agent);
 }
+
+/// Neovim's built-in LSP client against the server: run when `nvim` is on
+/// the PATH (CI installs it), skipped with a message otherwise.
+#[test]
+fn a_neovim_session() {
+    let Ok(version) = Command::new("nvim").arg("--version").output() else {
+        eprintln!("skipped: `nvim` is not installed (apt-get install neovim)");
+        return;
+    };
+    eprintln!(
+        "{}",
+        String::from_utf8_lossy(&version.stdout)
+            .lines()
+            .next()
+            .unwrap_or("")
+    );
+    let agent = std::env::temp_dir().join(format!("utter-nvim-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&agent);
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/card-agent"),
+        &agent,
+    );
+    let responses = agent.join("skills/card_replace/responses.yml");
+    let text = std::fs::read_to_string(&responses).unwrap();
+    std::fs::write(
+        &responses,
+        text.replacen(
+            "session.card_replace.replacement_reason == \"stolen\"",
+            "session.card_replace.replacment_reason == \"stolen\"",
+            1,
+        ),
+    )
+    .unwrap();
+    let out = agent.join("nvim-out.txt");
+    let status = Command::new("nvim")
+        .args(["--headless", "--clean", "-u"])
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/nvim/session.lua"))
+        .env("UTTER_BIN", env!("CARGO_BIN_EXE_utter"))
+        .env("UTTER_NVIM_OUT", &out)
+        .env("UTTER_NVIM_FILE", &responses)
+        .env("UTTER_NVIM_ROOT", &agent)
+        .stdin(Stdio::null())
+        .status()
+        .expect("nvim runs");
+    assert!(status.success(), "{status}");
+    let report = std::fs::read_to_string(&out).expect("the session wrote its report");
+    assert!(
+        report.contains("diagnostic 14:19 mantle.validation.response.unknown_memory_key"),
+        "{report}"
+    );
+    let memory = uri(&agent.join("skills/card_replace/memory.yml"));
+    assert!(
+        report.contains(&format!("definition {memory} 2")),
+        "{report}"
+    );
+    let _ = std::fs::remove_dir_all(&agent);
+}

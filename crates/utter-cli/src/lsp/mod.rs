@@ -54,7 +54,9 @@ pub fn run() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     for message in &connection.receiver {
         match message {
             Message::Request(request) => {
-                if connection.handle_shutdown(&request)? {
+                // A client that quits without `exit` after `shutdown` ends
+                // the session as well as one that sends it.
+                if connection.handle_shutdown(&request).unwrap_or(true) {
                     break;
                 }
                 let id = request.id.clone();
