@@ -429,3 +429,58 @@ fn a_neovim_session() {
     );
     let _ = std::fs::remove_dir_all(&agent);
 }
+
+#[test]
+fn definition_lists_the_overridden_definitions_too() {
+    let agent = std::env::temp_dir().join(format!("utter-lsp-override-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&agent);
+    for (path, text) in [
+        (
+            "skills/a/responses.yml",
+            "responses:\n  utter_shared:\n    - text: from a\n",
+        ),
+        (
+            "skills/b/responses.yml",
+            "responses:\n  utter_other:\n    - text: o\n  utter_shared:\n    - text: from b\n",
+        ),
+        (
+            "skills/a/skill.md",
+            "---\ndescription: a\n---\n\n:::ordered_block id=main\nsteps:\n  - id: s\n    action: utter_shared\n:::\n",
+        ),
+        ("skills/b/skill.md", "---\ndescription: b\n---\nBody.\n"),
+    ] {
+        let path = agent.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    let mut client = Client::start();
+    client.request("initialize", json!({"processId": null, "capabilities": {}}));
+    client.notify("initialized", json!({}));
+    let skill_md = agent.join("skills/a/skill.md");
+    let found = client.request(
+        "textDocument/definition",
+        json!({"textDocument": {"uri": uri(&skill_md)}, "position": {"line": 7, "character": 16}}),
+    );
+    let places: Vec<(String, u64)> = found
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            (
+                l["uri"].as_str().unwrap().to_owned(),
+                l["range"]["start"]["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        places,
+        [
+            (uri(&agent.join("skills/b/responses.yml")), 3),
+            (uri(&agent.join("skills/a/responses.yml")), 1)
+        ],
+        "the delivered definition first: {found}"
+    );
+    client.request("shutdown", Value::Null);
+    client.notify("exit", Value::Null);
+    let _ = std::fs::remove_dir_all(&agent);
+}

@@ -103,12 +103,42 @@ fn location(project: &Project, file: &str, span: &std::ops::Range<usize>) -> Opt
 pub fn definition(project: &Project, symbol: &Symbol) -> Vec<Location> {
     let checked = &project.checked;
     match symbol {
-        Symbol::Response(name) => checked
-            .responses
-            .get(name)
-            .and_then(|r| location(project, &r.file, &r.raw.name_span))
-            .into_iter()
-            .collect(),
+        Symbol::Response(name) => {
+            // The definition delivered first, then those it overrides (or
+            // that override it): the same name in another responses.yml.
+            let winner = checked.responses.get(name);
+            let mut out: Vec<Location> = winner
+                .and_then(|r| location(project, &r.file, &r.raw.name_span))
+                .into_iter()
+                .collect();
+            for source in &checked.sources {
+                if source.label.starts_with('<')
+                    || !source.label.ends_with("responses.yml")
+                    || winner.is_some_and(|w| w.file == source.label)
+                {
+                    continue;
+                }
+                let names = utter_compiler::load::responses::recover_names(&source.text);
+                if names.iter().any(|n| n == name) {
+                    let key = format!("{name}:");
+                    let mut at = 0;
+                    for line in source.text.split_inclusive('\n') {
+                        let trimmed = line.trim_start();
+                        if trimmed.starts_with(&key) && line.len() - trimmed.len() > 0 {
+                            let start = at + line.len() - trimmed.len();
+                            out.extend(location(
+                                project,
+                                &source.label,
+                                &(start..start + name.len()),
+                            ));
+                            break;
+                        }
+                        at += line.len();
+                    }
+                }
+            }
+            out
+        }
         Symbol::Memory { namespace, entry } => checked
             .memory
             .iter()
