@@ -224,3 +224,31 @@ fn the_three_float_forms_render_as_python() {
         );
     }
 }
+
+#[test]
+fn bundled_responses_are_told_apart() {
+    assert!(Response::UtterHangupGoodbye.is_bundled());
+    assert!(!Response::UtterSize.is_bundled());
+    let project: Vec<&str> = Response::ALL
+        .iter()
+        .filter(|r| !r.is_bundled())
+        .map(|r| r.name())
+        .collect();
+    assert!(project.contains(&"utter_size") && !project.contains(&"utter_hangup_goodbye"));
+}
+
+/// A context and the typed memory cross threads (a tokio agent shares them).
+#[test]
+fn contexts_are_send_and_sync() {
+    fn send_sync<T: Send + Sync>(_: &T) {}
+    let memory = Memory::new();
+    send_sync(&memory);
+    let view = memory.view(Skill::Order);
+    send_sync(&view);
+    let dynamic = utter::MapMemory::new();
+    let ctx = Context::new(&dynamic);
+    send_sync(&ctx);
+    std::thread::scope(|s| {
+        s.spawn(|| assert!(!agent::deliver(Response::UtterSize, &ctx).text.is_empty()));
+    });
+}

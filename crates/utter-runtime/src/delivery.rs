@@ -1,6 +1,7 @@
 //! What a delivery produces, and the optional rephrasing step after it.
 
 use std::borrow::Cow;
+use std::convert::Infallible;
 
 /// The outcome of delivering one response.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -31,36 +32,69 @@ impl<'a> Delivery<'a> {
         }
     }
 
+    /// Whether the text goes to a rephraser: the variant opts in, it is not
+    /// a fallback, and the text is not blank. The one rule every path shares.
+    pub fn wants_rephrase(&self) -> bool {
+        self.rephrase && !self.fallback && !self.text.trim().is_empty()
+    }
+
+    /// The spoken text given the rephraser's answer (`None`: not asked):
+    /// the reworded text, or the literal one when it failed or came back blank.
+    fn spoken<E>(self, answer: Option<Result<String, E>>) -> Spoken<'a, E> {
+        match answer {
+            Some(Ok(reworded)) if !reworded.trim().is_empty() => Spoken {
+                text: Cow::Owned(reworded),
+                rephrased: true,
+                error: None,
+            },
+            Some(Err(error)) => Spoken {
+                text: self.text,
+                rephrased: false,
+                error: Some(error),
+            },
+            _ => Spoken {
+                text: self.text,
+                rephrased: false,
+                error: None,
+            },
+        }
+    }
+
     /// The text to send, after asking `rephraser` to reword it when the
     /// selected variant opts in. Falls back to the literal text when the
     /// rephraser fails or answers with blank text; blank text is never sent
     /// for rephrasing.
     pub fn speak<R: Rephraser>(self, rephraser: &mut R) -> Spoken<'a, R::Error> {
-        if !self.rephrase || self.fallback || self.text.trim().is_empty() {
-            return Spoken {
-                text: self.text,
-                rephrased: false,
-                error: None,
-            };
-        }
-        match rephraser.rephrase(&self.text) {
-            Ok(reworded) if !reworded.trim().is_empty() => Spoken {
-                text: Cow::Owned(reworded),
-                rephrased: true,
-                error: None,
-            },
-            Ok(_) => Spoken {
-                text: self.text,
-                rephrased: false,
-                error: None,
-            },
-            Err(error) => Spoken {
-                text: self.text,
-                rephrased: false,
-                error: Some(error),
-            },
-        }
+        let answer = self
+            .wants_rephrase()
+            .then(|| rephraser.rephrase(&self.text));
+        self.spoken(answer)
     }
+
+    /// [`Delivery::speak`] with a rephraser that cannot fail:
+    /// `delivery.speak_with(|t| t.to_uppercase())`.
+    pub fn speak_with(self, mut rephrase: impl FnMut(&str) -> String) -> Spoken<'a, Infallible> {
+        self.speak(&mut |t: &str| Ok::<_, Infallible>(rephrase(t)))
+    }
+
+    /// [`Delivery::speak`] with an asynchronous rephraser (an LLM call),
+    /// under the same rules. Runtime-agnostic; the future is `Send` when the
+    /// rephraser's is, so it runs on a multi-threaded executor.
+    pub async fn speak_async<R: AsyncRephraser>(self, rephraser: &mut R) -> Spoken<'a, R::Error> {
+        let answer = if self.wants_rephrase() {
+            Some(rephraser.rephrase(&self.text).await)
+        } else {
+            None
+        };
+        self.spoken(answer)
+    }
+}
+
+/// Rewords a response text asynchronously (an LLM call in an async agent).
+/// Implemented by hand; `async fn rephrase` in the impl is the usual form.
+pub trait AsyncRephraser {
+    type Error;
+    fn rephrase(&mut self, text: &str) -> impl Future<Output = Result<String, Self::Error>> + Send;
 }
 
 /// Rewords a response text in context (an LLM call in a real agent).
@@ -127,5 +161,77 @@ mod tests {
         let spoken = delivery("hi", true).speak(&mut failing);
         assert_eq!(spoken.text, "hi");
         assert_eq!(spoken.error, Some("timeout"));
+    }
+
+    #[test]
+    fn an_infallible_closure_needs_no_types() {
+        let spoken = delivery("hi", true).speak_with(|t| t.to_uppercase());
+        assert_eq!((spoken.text.as_ref(), spoken.rephrased), ("HI", true));
+        let spoken = Delivery::fallback("utter_gone").speak_with(|t| t.to_uppercase());
+        assert_eq!(spoken.text, "utter_gone");
+    }
+
+    /// Polls a future that never waits (no runtime needed for the test).
+    fn block_on<F: Future>(future: F) -> F::Output {
+        let mut future = std::pin::pin!(future);
+        let waker = std::task::Waker::noop();
+        let mut cx = std::task::Context::from_waker(waker);
+        loop {
+            if let std::task::Poll::Ready(out) = future.as_mut().poll(&mut cx) {
+                return out;
+            }
+        }
+    }
+
+    struct Llm {
+        calls: usize,
+        fail: bool,
+    }
+
+    impl AsyncRephraser for Llm {
+        type Error = &'static str;
+        async fn rephrase(&mut self, text: &str) -> Result<String, &'static str> {
+            self.calls += 1;
+            if self.fail {
+                Err("timeout")
+            } else {
+                Ok(format!("«{text}»"))
+            }
+        }
+    }
+
+    #[test]
+    fn the_async_path_follows_the_same_rules() {
+        let mut llm = Llm {
+            calls: 0,
+            fail: false,
+        };
+        let spoken = block_on(delivery("hi", true).speak_async(&mut llm));
+        assert_eq!((spoken.text.as_ref(), spoken.rephrased), ("«hi»", true));
+        let spoken = block_on(delivery("hi", false).speak_async(&mut llm));
+        assert_eq!(spoken.text, "hi");
+        let spoken = block_on(Delivery::fallback("utter_gone").speak_async(&mut llm));
+        assert_eq!(spoken.text, "utter_gone");
+        let spoken = block_on(delivery(" ", true).speak_async(&mut llm));
+        assert_eq!(spoken.text, " ");
+        assert_eq!(llm.calls, 1);
+        let mut failing = Llm {
+            calls: 0,
+            fail: true,
+        };
+        let spoken = block_on(delivery("hi", true).speak_async(&mut failing));
+        assert_eq!(
+            (spoken.text.as_ref(), spoken.error),
+            ("hi", Some("timeout"))
+        );
+    }
+
+    #[test]
+    fn contexts_and_memories_cross_threads() {
+        fn send_sync<T: Send + Sync>() {}
+        send_sync::<crate::Context<'static>>();
+        send_sync::<crate::MapMemory>();
+        send_sync::<crate::SlotMemory<'static>>();
+        send_sync::<Delivery<'static>>();
     }
 }

@@ -16,7 +16,7 @@ mod template;
 mod types;
 mod value;
 
-pub use delivery::{Delivery, Rephraser, Spoken};
+pub use delivery::{AsyncRephraser, Delivery, Rephraser, Spoken};
 pub use format::{py_str, write_py_repr, write_py_str};
 pub use memory::{
     Context, Entry, EntryKey, MapMemory, Memory, Reader, SkillId, SlotMemory, UnknownSkill,

@@ -274,7 +274,7 @@ impl UnknownSkill {
 /// project-root `responses.yml` is checked against (project + public).
 #[derive(Clone, Copy)]
 pub struct Context<'m> {
-    memory: &'m dyn Memory,
+    memory: &'m (dyn Memory + Sync),
     skill: Option<&'m str>,
 }
 
@@ -288,7 +288,7 @@ impl fmt::Debug for Context<'_> {
 
 impl<'m> Context<'m> {
     /// The view with no active skill.
-    pub fn new(memory: &'m dyn Memory) -> Self {
+    pub fn new(memory: &'m (dyn Memory + Sync)) -> Self {
         Context {
             memory,
             skill: None,
@@ -297,7 +297,7 @@ impl<'m> Context<'m> {
 
     /// The view while `skill` is active: `Skill::CardReplace` of the
     /// generated `Skill` enum.
-    pub fn for_skill(memory: &'m dyn Memory, skill: impl SkillId) -> Self {
+    pub fn for_skill(memory: &'m (dyn Memory + Sync), skill: impl SkillId) -> Self {
         Context {
             memory,
             skill: Some(skill.id()),
@@ -308,7 +308,7 @@ impl<'m> Context<'m> {
     /// orchestrator): an id that is not among `known` (the agent's
     /// `SKILL_IDS`) is an error, never a silently different view.
     pub fn for_skill_id<K: AsRef<str>>(
-        memory: &'m dyn Memory,
+        memory: &'m (dyn Memory + Sync),
         id: &'m str,
         known: &[K],
     ) -> Result<Self, UnknownSkill> {

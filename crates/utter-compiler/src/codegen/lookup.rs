@@ -51,7 +51,14 @@ fn name_lookup(
 
 /// The items every expansion has, complete or skeleton: the `Response` enum
 /// with its names, lookup by name, the entry table and the skills.
-pub fn common_items(names: &[String], docs: &[Vec<String>], skills: &[String]) -> TokenStream {
+/// `bundled[i]`: whether `names[i]` comes from the bundled defaults (packaged
+/// system responses and default skills) rather than the project.
+pub fn common_items(
+    names: &[String],
+    docs: &[Vec<String>],
+    bundled: &[bool],
+    skills: &[String],
+) -> TokenStream {
     let variants: Vec<proc_macro2::Ident> = names
         .iter()
         .map(|n| format_ident!("{}", variant_name(n)))
@@ -95,6 +102,13 @@ pub fn common_items(names: &[String], docs: &[Vec<String>], skills: &[String]) -
                 #name_body
             }
 
+            /// Whether the response comes from the bundled defaults (the
+            /// packaged system responses and default skills) and not from
+            /// the project's own files.
+            pub const fn is_bundled(self) -> bool {
+                __UTTER_BUNDLED[self.index()]
+            }
+
             /// The response's index in [`Response::ALL`].
             #[doc(hidden)]
             pub const fn index(self) -> usize {
@@ -110,6 +124,8 @@ pub fn common_items(names: &[String], docs: &[Vec<String>], skills: &[String]) -
 
         #[doc(hidden)]
         static __UTTER_NAMES: [&str; #count] = [#(#name_lits),*];
+        #[doc(hidden)]
+        static __UTTER_BUNDLED: [bool; #count] = [#(#bundled),*];
 
         #name_index
 

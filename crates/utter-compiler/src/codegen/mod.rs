@@ -88,7 +88,12 @@ pub fn generate(registry: &Registry) -> TokenStream {
         .map(|e| (e.ty, e.values.as_slice()))
         .collect();
     let mut conditions = Conditions::new(EntryTypes { types: &types });
-    let common = lookup::common_items(&names, &docs, &registry.skills);
+    let bundled: Vec<bool> = registry
+        .responses
+        .iter()
+        .map(|r| r.file.starts_with("<bundled>"))
+        .collect();
+    let common = lookup::common_items(&names, &docs, &bundled, &registry.skills);
     let entries = memory::entry_table(&registry.declarations);
     let typed = memory::typed_memory(&registry.declarations);
     let compiled = responses::compiled_responses(registry, &mut conditions);
@@ -109,6 +114,7 @@ pub fn generate(registry: &Registry) -> TokenStream {
         #skills
         #typed
 
+        #[doc(hidden)]
         pub use __utter_compiled::ENTRIES;
 
         /// Delivers `response` from any memory: the first conditioned variant
@@ -144,7 +150,16 @@ pub fn skeleton(checked: &Checked) -> TokenStream {
         .iter()
         .map(|n| vec![format!(" `{}`", crate::names::doc_text(n, 120))])
         .collect();
-    let common = lookup::common_items(&names, &docs, &checked.skills);
+    let bundled: Vec<bool> = names
+        .iter()
+        .map(|n| {
+            checked
+                .responses
+                .get(n)
+                .is_some_and(|r| r.file.starts_with("<bundled>"))
+        })
+        .collect();
+    let common = lookup::common_items(&names, &docs, &bundled, &checked.skills);
     let mut skill_ids: Vec<String> = checked.skills.clone();
     skill_ids.dedup_by(|a, b| crate::names::variant_name(a) == crate::names::variant_name(b));
     let no_types: Vec<(utter::EntryType, &[String])> = Vec::new();
@@ -159,6 +174,7 @@ pub fn skeleton(checked: &Checked) -> TokenStream {
         #skills
         #typed
 
+        #[doc(hidden)]
         pub use __utter_compiled::ENTRIES;
 
         /// Delivers `response` (this project has errors: nothing is compiled).
