@@ -110,14 +110,7 @@ pub fn json_fatal(message: &str) -> String {
 
 /// A delivery as JSON: `{"text","response","variant","rephrase","fallback"}`.
 pub fn delivery(d: &utter::Delivery<'_>) -> String {
-    json!({
-        "text": d.text,
-        "response": d.response,
-        "variant": d.variant,
-        "rephrase": d.rephrase,
-        "fallback": d.fallback,
-    })
-    .to_string()
+    serde_json::to_string(d).expect("a delivery serializes")
 }
 
 /// A path as a relative URI reference: every byte outside RFC 3986's

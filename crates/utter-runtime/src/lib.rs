@@ -9,6 +9,8 @@
 mod delivery;
 mod fast;
 mod format;
+#[cfg(feature = "serde")]
+pub mod json;
 mod memory;
 mod printable;
 mod skill;
