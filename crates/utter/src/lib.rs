@@ -1,16 +1,31 @@
 //! **utter**: the responses of a Rasa Mantle agent (`responses.yml`,
-//! `memory.yml`), validated and compiled into Rust at build time.
+//! `memory.yml`, `skills/*/skill.md`), validated and compiled into Rust at
+//! build time. The path is relative to the crate's `Cargo.toml`; this
+//! example compiles the repository's example agent.
 //!
-//! ```ignore
+//! ```
 //! mod responses {
-//!     utter::include_responses!("agent");
+//!     utter::include_responses!("../../examples/card-agent");
 //! }
+//! use responses::{Memory, ReplacementReason, Response, Skill};
 //!
-//! let mut memory = responses::memory();
-//! memory.set("card_replace", "replacement_reason", "lost")?;
-//! let ctx = utter::Context::for_skill(&memory, "card_replace");
-//! let delivery = responses::deliver(responses::Response::UtterCardReplacementFee, &ctx);
-//! println!("{}", delivery.text);
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! // Typed memory: one field per declared entry, with its type.
+//! let mut memory = Memory::new();
+//! memory.card_replace.replacement_reason = Some(ReplacementReason::Lost);
+//! memory.card_replace.replacement_fee = Some(15.0);
+//!
+//! let view = memory.view(Skill::CardReplace);
+//! let delivery = view.deliver(Response::UtterCardReplacementFee);
+//! assert_eq!(delivery.variant, Some(1));
+//!
+//! // Values that arrive as data are checked against the declared type.
+//! assert!(memory.set("card_replace", "replacement_fee", "free").is_err());
+//! // Rephrasing follows the variant's `metadata.rephrase`.
+//! let spoken = delivery.speak_with(|text| text.to_uppercase());
+//! println!("{}", spoken.text);
+//! # Ok(())
+//! # }
 //! ```
 //!
 //! The runtime items (memory, values, delivery) live in `utter-runtime` and
