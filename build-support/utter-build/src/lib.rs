@@ -45,6 +45,7 @@ pub fn compile(dir: impl AsRef<Path>) {
 pub struct Builder {
     dir: PathBuf,
     out_file: String,
+    without_bundled_defaults: bool,
 }
 
 /// Why a compilation produced no code.
@@ -90,7 +91,15 @@ impl Builder {
         Builder {
             dir: dir.as_ref().to_path_buf(),
             out_file: "responses.rs".to_owned(),
+            without_bundled_defaults: false,
         }
+    }
+
+    /// Compile without the bundled defaults (the packaged system responses
+    /// and the default skills), for an agent that uses neither.
+    pub fn without_bundled_defaults(mut self) -> Self {
+        self.without_bundled_defaults = true;
+        self
     }
 
     /// The file name under `OUT_DIR` (default `responses.rs`).
@@ -129,7 +138,8 @@ impl Builder {
         directives: &mut impl Write,
     ) -> Result<Output, Error> {
         let write_err = |e: io::Error| Error::Write(out_path.to_path_buf(), e);
-        let files = ProjectFiles::read(dir).map_err(Error::Read)?;
+        let mut files = ProjectFiles::read(dir).map_err(Error::Read)?;
+        files.without_bundled_defaults = self.without_bundled_defaults;
         // Folders too (cargo watches a folder's whole tree), so that a new
         // skill folder or file is noticed; only paths that exist, each once.
         let mut tracked = std::collections::BTreeSet::new();

@@ -291,11 +291,12 @@ pub fn include_responses(input: TokenStream) -> TokenStream {
     let MacroInput {
         literal,
         deny_warnings,
+        without_bundled_defaults,
     } = match syn::parse2(input) {
         Ok(input) => input,
         Err(e) => {
             return quote_spanned!(e.span()=> ::core::compile_error!(
-                "include_responses! takes the agent folder as a string literal, relative to Cargo.toml, and optionally `deny_warnings`: include_responses!(\"agent\") or include_responses!(\"agent\", deny_warnings)"
+                "include_responses! takes the agent folder as a string literal, relative to Cargo.toml, then optionally `deny_warnings` and `without_bundled_defaults`: include_responses!(\"agent\") or include_responses!(\"agent\", deny_warnings)"
             ););
         }
     };
@@ -304,7 +305,7 @@ pub fn include_responses(input: TokenStream) -> TokenStream {
         return quote_spanned!(span=> ::core::compile_error!("include_responses!: CARGO_MANIFEST_DIR is not set; build with cargo"););
     };
     let dir = Path::new(&manifest_dir).join(literal.value());
-    let files = match crate::load::project::ProjectFiles::read(&dir) {
+    let mut files = match crate::load::project::ProjectFiles::read(&dir) {
         Ok(files) => files,
         Err(e) => {
             // A missing folder is named as written, relative to the crate:
@@ -321,6 +322,7 @@ pub fn include_responses(input: TokenStream) -> TokenStream {
             return quote_spanned!(span=> ::core::compile_error!(#message););
         }
     };
+    files.without_bundled_defaults = without_bundled_defaults;
     let checked = crate::validate::check(&files);
     // Every file read: editing any of them rebuilds the crate.
     let read: Vec<std::path::PathBuf> = files.files.keys().map(|label| dir.join(label)).collect();
@@ -338,23 +340,26 @@ pub fn include_responses(input: TokenStream) -> TokenStream {
     expand_at(&checked, span, &absolute, &shown, deny_warnings)
 }
 
-/// `"agent"` or `"agent", deny_warnings`.
+/// `"agent"`, then options: `deny_warnings`, `without_bundled_defaults`.
 struct MacroInput {
     literal: syn::LitStr,
     deny_warnings: bool,
+    without_bundled_defaults: bool,
 }
 
 impl syn::parse::Parse for MacroInput {
     fn parse(input: syn::parse::ParseStream<'_>) -> syn::Result<Self> {
         let literal = input.parse()?;
-        let mut deny_warnings = false;
-        if input.parse::<Option<syn::Token![,]>>()?.is_some() && !input.is_empty() {
+        let (mut deny_warnings, mut without_bundled_defaults) = (false, false);
+        while input.parse::<Option<syn::Token![,]>>()?.is_some() && !input.is_empty() {
             let option: syn::Ident = input.parse()?;
-            if option != "deny_warnings" {
+            if option == "deny_warnings" {
+                deny_warnings = true;
+            } else if option == "without_bundled_defaults" {
+                without_bundled_defaults = true;
+            } else {
                 return Err(syn::Error::new(option.span(), "unknown option"));
             }
-            deny_warnings = true;
-            input.parse::<Option<syn::Token![,]>>()?;
         }
         if !input.is_empty() {
             return Err(input.error("unexpected tokens"));
@@ -362,6 +367,7 @@ impl syn::parse::Parse for MacroInput {
         Ok(MacroInput {
             literal,
             deny_warnings,
+            without_bundled_defaults,
         })
     }
 }

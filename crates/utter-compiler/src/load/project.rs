@@ -31,6 +31,9 @@ pub struct ProjectFiles {
     pub oversized: BTreeMap<String, u64>,
     /// What was found and not read, and why: each becomes a finding.
     pub skipped: Vec<(String, Skipped)>,
+    /// Check and compile without the bundled defaults (the packaged system
+    /// responses and the default skills), for agents that use neither.
+    pub without_bundled_defaults: bool,
 }
 
 /// Why a path in the agent folder was not read.

@@ -212,6 +212,15 @@ fn parse_file(
     parse_yaml(source, 0..source.text.len(), findings)
 }
 
+/// The bundled default skills the project is checked with.
+fn bundled_skills(files: &ProjectFiles) -> &'static [bundled::BundledSkill] {
+    if files.without_bundled_defaults {
+        &[]
+    } else {
+        bundled::SKILLS
+    }
+}
+
 /// One skill or the root, in merge order, with its files' labels and bytes.
 struct Unit<'a> {
     scope: Scope,
@@ -231,7 +240,10 @@ fn units(files: &ProjectFiles) -> Vec<Unit<'_>> {
         memory: None,
         bundled: true,
     }];
-    for skill in bundled::SKILLS {
+    if files.without_bundled_defaults {
+        units.clear();
+    }
+    for skill in bundled_skills(files) {
         let project_memory = files
             .files
             .contains_key(&format!("skills/{}/memory.yml", skill.id));
@@ -585,10 +597,13 @@ pub fn check(files: &ProjectFiles) -> Checked {
         skill_docs.insert(id.clone(), doc);
     }
     report_skill_name_collisions(&files.skills, &mut findings);
-    let bundled_ids = bundled::SKILLS.iter().map(|s| s.id).collect();
+    let bundled_ids = bundled_skills(files).iter().map(|s| s.id).collect();
     memory_rules::check(&memory, &skill_docs, &bundled_ids, &sources, &mut findings);
 
-    let mut skills: Vec<String> = bundled::SKILLS.iter().map(|s| s.id.to_owned()).collect();
+    let mut skills: Vec<String> = bundled_skills(files)
+        .iter()
+        .map(|s| s.id.to_owned())
+        .collect();
     skills.extend(files.skills.iter().cloned());
     skills.sort();
     skills.dedup();
