@@ -415,19 +415,27 @@ pub fn complete(project: &Project, label: &str, prefix: &str) -> Vec<CompletionI
     Vec::new()
 }
 
-/// The diagnostics of one file.
-pub fn diagnostics(project: &Project, label: &str) -> Vec<Diagnostic> {
-    let Some(text) = project.text(label) else {
-        return Vec::new();
-    };
+/// A file's text, URI and findings.
+fn file_findings<'p>(
+    project: &'p Project,
+    label: &'p str,
+) -> Option<(&'p str, Uri, impl Iterator<Item = &'p Finding>)> {
+    let text = project.text(label)?;
     let uri = uri_of(&project.root.join(label));
-    project
+    let findings = project
         .checked
         .findings
         .iter()
-        .filter(|f| f.file == label)
-        .map(|f| diagnostic(f, text, &uri))
-        .collect()
+        .filter(move |f| f.file == label);
+    Some((text, uri, findings))
+}
+
+/// The diagnostics of one file.
+pub fn diagnostics(project: &Project, label: &str) -> Vec<Diagnostic> {
+    let Some((text, uri, findings)) = file_findings(project, label) else {
+        return Vec::new();
+    };
+    findings.map(|f| diagnostic(f, text, &uri)).collect()
 }
 
 fn diagnostic(f: &Finding, text: &str, uri: &Uri) -> Diagnostic {
@@ -464,15 +472,10 @@ pub fn code_actions(
     start: Position,
     end: Position,
 ) -> Vec<CodeAction> {
-    let Some(text) = project.text(label) else {
+    let Some((text, uri, findings)) = file_findings(project, label) else {
         return Vec::new();
     };
-    let uri = uri_of(&project.root.join(label));
-    project
-        .checked
-        .findings
-        .iter()
-        .filter(|f| f.file == label)
+    findings
         .filter_map(|f| {
             let replacement = f.suggestion.as_ref()?;
             let at = range(text, &f.span);
