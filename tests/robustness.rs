@@ -83,7 +83,7 @@ proptest! {
     fn arbitrary_text_never_panics(text in "\\PC{0,200}") {
         let _ = condition::parse(&text);
         let _ = checked(&[("responses.yml", &text)]);
-        let _ = utter_compiler::memory_json::parse(&text);
+        let _ = utter::json::parse_located(&text);
     }
 }
 
@@ -107,7 +107,7 @@ proptest! {
     /// Memory JSON errors always carry a position inside the text.
     #[test]
     fn memory_json_errors_are_located(text in "[{}\\[\\]\",:0-9a-z \\n\\\\-]{0,60}") {
-        if let Err(e) = utter_compiler::memory_json::parse(&text) {
+        if let Err(e) = utter::json::parse_located(&text) {
             prop_assert!(e.offset <= text.len() && e.line >= 1 && e.column >= 1);
         }
     }

@@ -8,7 +8,7 @@
 use std::fmt::Write;
 use std::time::{Duration, Instant};
 
-use utter_compiler::{ProjectFiles, check, memory_json};
+use utter_compiler::{ProjectFiles, check};
 
 /// The best of three runs of `f`.
 fn best_of_three(mut f: impl FnMut()) -> Duration {
@@ -141,7 +141,7 @@ fn memory_json_documents() {
                 let _ = write!(json, "{}\"e{i}\": {i}", if i > 0 { ", " } else { "" });
             }
             json.push_str("}}");
-            Box::new(move || assert_eq!(memory_json::parse(&json).unwrap().len(), n))
+            Box::new(move || assert_eq!(utter::json::parse_located(&json).unwrap().len(), n))
         },
         10_000,
     );

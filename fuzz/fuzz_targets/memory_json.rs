@@ -3,10 +3,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use utter_compiler::memory_json;
 
 fuzz_target!(|text: &str| {
-    if let Err(e) = memory_json::parse(text) {
+    if let Err(e) = utter::json::parse_located(text) {
         assert!(e.offset <= text.len() && e.line >= 1 && e.column >= 1);
     }
 });

@@ -14,7 +14,7 @@ use std::process::ExitCode;
 use clap::{CommandFactory as _, Parser, Subcommand, ValueEnum};
 use utter::{Context, SlotMemory};
 use utter_compiler::diagnostics::did_you_mean;
-use utter_compiler::{Checked, ProjectFiles, Registry, check, codegen, lower, memory_json};
+use utter_compiler::{Checked, ProjectFiles, Registry, check, codegen, lower};
 
 const EXIT_CODES: &str = "\
 Exit codes: 0 ok; 1 the project has errors (or warnings with --deny-warnings);
@@ -350,7 +350,8 @@ fn cmd_render(
             path.display().to_string()
         };
         let text = read_memory_text(path)?;
-        let assignments = memory_json::parse(&text).map_err(|e| Fatal(format!("{label}:{e}")))?;
+        let assignments =
+            utter::json::parse_located(&text).map_err(|e| Fatal(format!("{label}:{e}")))?;
         for a in assignments {
             let (line, column) = (a.line, a.column);
             if let Err(error @ utter::SetError::WrongType { .. }) =

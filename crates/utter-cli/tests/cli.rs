@@ -236,7 +236,7 @@ fn render_refuses_bad_input() {
     ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        stderr(&out).contains("broken.json:1:31: expected a JSON value"),
+        stderr(&out).contains("broken.json:1:31: expected value"),
         "{}",
         stderr(&out)
     );

@@ -15,7 +15,6 @@ pub mod diagnostics;
 pub mod interpret;
 pub mod load;
 pub mod lower;
-pub mod memory_json;
 pub mod names;
 pub mod template;
 pub mod validate;

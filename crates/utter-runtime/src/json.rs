@@ -82,14 +82,14 @@ impl<'de> Visitor<'de> for ValueSeed {
     fn visit_u64<E: de::Error>(self, u: u64) -> Result<Value, E> {
         i64::try_from(u).map(Value::Int).map_err(|_| {
             E::custom(format_args!(
-                "the integer {u} does not fit the 64-bit ints memory holds"
+                "the integer {u} is outside 64 bits, which memory ints hold"
             ))
         })
     }
     fn visit_i128<E: de::Error>(self, i: i128) -> Result<Value, E> {
         i64::try_from(i).map(Value::Int).map_err(|_| {
             E::custom(format_args!(
-                "the integer {i} does not fit the 64-bit ints memory holds"
+                "the integer {i} is outside 64 bits, which memory ints hold"
             ))
         })
     }
@@ -164,16 +164,22 @@ pub struct MemoryAssignment {
 /// A memory document `{"<namespace>": {"<entry>": value}}` as JSON text:
 /// the assignments in document order. Errors (malformed JSON, a duplicate
 /// key at any level, an integer outside 64 bits, a namespace that is not an
-/// object) carry the line and column (`Error::line`, `Error::column`).
-pub fn memory_assignments(text: &str) -> Result<Vec<MemoryAssignment>, serde_json::Error> {
-    let document = Value::deserialize(&mut serde_json::Deserializer::from_str(text))?;
-    document_assignments(document).map_err(|message| {
-        // A shape error has no position inside serde; point at the start.
-        <serde_json::Error as de::Error>::custom(message)
-    })
+/// object) carry their line and column; [`parse_located`] also tells where
+/// each entry's key is.
+pub fn memory_assignments(text: &str) -> Result<Vec<MemoryAssignment>, JsonError> {
+    Ok(parse_located(text)?
+        .into_iter()
+        .map(|a| MemoryAssignment {
+            namespace: a.namespace,
+            entry: a.entry,
+            value: a.value,
+        })
+        .collect())
 }
 
-/// [`memory_assignments`] for a document already parsed by `serde_json`.
+/// [`memory_assignments`] for a document already parsed by `serde_json`
+/// (which reads an integer outside 64 bits as a float, so that check is
+/// only as good as the document given).
 pub fn memory_assignments_from(
     document: serde_json::Value,
 ) -> Result<Vec<MemoryAssignment>, serde_json::Error> {
@@ -197,6 +203,243 @@ fn document_assignments(document: Value) -> Result<Vec<MemoryAssignment>, String
                 namespace: namespace.clone(),
                 entry,
                 value,
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// A memory document error with its place: byte offset, 1-based line and
+/// column (columns count characters).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JsonError {
+    pub offset: usize,
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+impl fmt::Display for JsonError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: {}", self.line, self.column, self.message)
+    }
+}
+
+impl std::error::Error for JsonError {}
+
+/// One assignment of a memory document, with where its entry's key is.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LocatedAssignment {
+    pub namespace: String,
+    pub entry: String,
+    pub value: Value,
+    /// Byte offset, 1-based line and column of the entry's key.
+    pub offset: usize,
+    pub line: usize,
+    pub column: usize,
+}
+
+/// Line and character column (1-based) of byte `offset`.
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset];
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    (
+        before.matches('\n').count() + 1,
+        before[line_start..].chars().count() + 1,
+    )
+}
+
+fn error_at(text: &str, offset: usize, message: impl Into<String>) -> JsonError {
+    let (line, column) = line_col(text, offset);
+    JsonError {
+        offset,
+        line,
+        column,
+        message: message.into(),
+    }
+}
+
+/// The byte offset of serde_json's 1-based line and (byte) column.
+fn offset_of(text: &str, line: usize, column: usize) -> usize {
+    let line_start = text
+        .split_inclusive('\n')
+        .take(line.saturating_sub(1))
+        .map(str::len)
+        .sum::<usize>();
+    let mut offset = (line_start + column.saturating_sub(1)).min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    offset
+}
+
+/// Where the keys of a memory document are: for each namespace, its key's
+/// offset and its value's, and each entry key's offset. One pass over the
+/// text (strings skipped with their escapes), run on text serde_json accepted.
+struct KeyPlaces {
+    /// `(namespace, value offset)` in document order.
+    namespaces: Vec<(String, usize)>,
+    /// `(namespace index, entry, key offset)`.
+    entries: Vec<(usize, String, usize)>,
+    /// The first integer literal outside 64 bits (serde_json would read it
+    /// as a float, losing digits): its offset and text.
+    wide_int: Option<(usize, String)>,
+}
+
+fn key_places(text: &str) -> KeyPlaces {
+    let bytes = text.as_bytes();
+    let mut places = KeyPlaces {
+        namespaces: Vec::new(),
+        entries: Vec::new(),
+        wide_int: None,
+    };
+    // Per open container: whether it is an object and expects a key next.
+    let mut stack: Vec<(bool, bool)> = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                let start = i;
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                let end = (i + 1).min(bytes.len());
+                if let Some((true, true)) = stack.last().copied() {
+                    let key: String = serde_json::from_str(&text[start..end]).unwrap_or_default();
+                    match stack.len() {
+                        1 => {
+                            // The namespace's value starts after the colon.
+                            let colon = text[end..].find(':').map_or(end, |c| end + c + 1);
+                            let value =
+                                colon + (text[colon..].len() - text[colon..].trim_start().len());
+                            places.namespaces.push((key, value));
+                        }
+                        2 => {
+                            let ns = places.namespaces.len().saturating_sub(1);
+                            places.entries.push((ns, key, start));
+                        }
+                        _ => {}
+                    }
+                    if let Some(top) = stack.last_mut() {
+                        top.1 = false;
+                    }
+                }
+            }
+            b'{' => stack.push((true, true)),
+            b'[' => stack.push((false, false)),
+            b'}' | b']' => {
+                stack.pop();
+            }
+            b',' => {
+                if let Some(top) = stack.last_mut() {
+                    top.1 = top.0;
+                }
+            }
+            b'-' | b'0'..=b'9' => {
+                let start = i;
+                while i + 1 < bytes.len()
+                    && matches!(bytes[i + 1], b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-')
+                {
+                    i += 1;
+                }
+                let token = &text[start..=i];
+                let integer = !token.contains(['.', 'e', 'E']);
+                if integer && places.wide_int.is_none() && token.parse::<i64>().is_err() {
+                    places.wide_int = Some((start, token.to_owned()));
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    places
+}
+
+/// Reads a memory document `{"<namespace>": {"<entry>": value}}` (a leading
+/// BOM allowed) into assignments that know where their keys are. Every
+/// error has a place: malformed JSON, a duplicate key, an integer outside 64
+/// bits, nesting deeper than [`MAX_VALUE_DEPTH`], a document or namespace
+/// that is not an object, text after the document. Linear in the text.
+pub fn parse_located(text: &str) -> Result<Vec<LocatedAssignment>, JsonError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut de = serde_json::Deserializer::from_str(text);
+    let document = Value::deserialize(&mut de)
+        .and_then(|v| de.end().map(|()| v))
+        .map_err(|e| {
+            // serde_json's message ends with " at line L column C".
+            let message = e.to_string();
+            let message = message
+                .rsplit_once(" at line ")
+                .map_or(message.as_str(), |(m, _)| m)
+                .to_owned();
+            error_at(
+                text,
+                offset_of(text, e.line().max(1), e.column().max(1)),
+                message,
+            )
+        })?;
+    let start = text.len() - text.trim_start().len();
+    let Value::Map(namespaces) = document else {
+        return Err(error_at(
+            text,
+            start,
+            r#"memory must be a JSON object of namespaces, like {"project": {"entry": value}}"#,
+        ));
+    };
+    let places = key_places(text);
+    if let Some((at, token)) = &places.wide_int {
+        return Err(error_at(
+            text,
+            *at,
+            format!("the integer {token} is outside 64 bits, which memory ints hold"),
+        ));
+    }
+    let mut out = Vec::new();
+    // Keys come in text order: lines and columns are counted once, onwards.
+    let mut cursor = (0usize, 1usize, 1usize);
+    let mut locate = |offset: usize| {
+        let (from, mut line, mut column) = cursor;
+        if offset < from {
+            let (l, c) = line_col(text, offset);
+            return (l, c);
+        }
+        for c in text[from..offset].chars() {
+            if c == '\n' {
+                line += 1;
+                column = 1;
+            } else {
+                column += 1;
+            }
+        }
+        cursor = (offset, line, column);
+        (line, column)
+    };
+    // Entry keys in text order, as serde reads them: one pass for all.
+    let mut keys = places.entries.iter();
+    for (index, (namespace, entries)) in namespaces.into_iter().enumerate() {
+        let Value::Map(entries) = entries else {
+            let at = places.namespaces.get(index).map_or(start, |(_, v)| *v);
+            return Err(error_at(
+                text,
+                at,
+                format!(
+                    "a namespace must map entry names to values (a JSON object); `{namespace}` does not"
+                ),
+            ));
+        };
+        for (entry, value) in entries {
+            let offset = keys
+                .find(|(ns, key, _)| *ns == index && *key == entry)
+                .map_or(start, |(_, _, at)| *at);
+            let (line, column) = locate(offset);
+            out.push(LocatedAssignment {
+                namespace: namespace.clone(),
+                entry,
+                value,
+                offset,
+                line,
+                column,
             });
         }
     }
@@ -228,7 +471,7 @@ mod tests {
         assert!(err.to_string().contains("duplicate key `a`"), "{err}");
         assert_eq!(err.line(), 2);
         let err = serde_json::from_str::<Value>("[18446744073709551615]").unwrap_err();
-        assert!(err.to_string().contains("does not fit"), "{err}");
+        assert!(err.to_string().contains("outside 64 bits"), "{err}");
         let deep = "[".repeat(200) + &"]".repeat(200);
         assert!(serde_json::from_str::<Value>(&deep).is_err());
     }
@@ -258,6 +501,54 @@ mod tests {
             memory_assignments_from(doc).unwrap()[0].value,
             Value::Bool(true)
         );
+    }
+
+    #[test]
+    fn located_assignments_know_their_keys() {
+        let text = "\u{feff}{\"project\": {\"n\": 5,\n  \"s\": \"a\\\"}\"},\n \"card\": {\"l\": [{\"x\": 1}], \"é\": null}}";
+        let got = parse_located(text).unwrap();
+        let shown: Vec<(String, String, usize, usize)> = got
+            .iter()
+            .map(|a| (a.namespace.clone(), a.entry.clone(), a.line, a.column))
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                ("project".into(), "n".into(), 1, 14),
+                ("project".into(), "s".into(), 2, 3),
+                ("card".into(), "l".into(), 3, 11),
+                ("card".into(), "é".into(), 3, 28),
+            ]
+        );
+    }
+
+    #[test]
+    fn located_errors() {
+        let cases = [
+            ("{\"a\": {\"x\": 1, \"x\": 2}}", 1, "duplicate key"),
+            ("{\"a\": {\"x\": 99999999999999999999}}", 1, "64 bits"),
+            ("{\"a\": 1}", 1, "namespace must map"),
+            ("[1]", 1, "JSON object of namespaces"),
+            ("{\"a\": {\"x\": tru}}", 1, "expected"),
+            ("{\"a\": {\"x\": 1}} x", 1, "trailing characters"),
+            ("{\n  \"a\": {\"x\": 01}}", 2, "invalid number"),
+            ("{\"a\": {\"x\": \"\\ud800\"}}", 1, "hex escape"),
+            ("{\"a\": {\"x\": 1e999}}", 1, "out of range"),
+        ];
+        for (text, line, needle) in cases {
+            let e = parse_located(text).unwrap_err();
+            assert!(e.message.contains(needle), "{text}: {e}");
+            assert_eq!(e.line, line, "{text}: {e}");
+            assert!(e.offset <= text.len() && e.column >= 1, "{text}: {e}");
+        }
+        let e = parse_located("{\"a\": 1}").unwrap_err();
+        assert_eq!((e.line, e.column), (1, 7), "at the namespace's value");
+        let deep = format!(
+            "{{\"a\": {{\"x\": {}1{}}}}}",
+            "[".repeat(1000),
+            "]".repeat(1000)
+        );
+        assert!(parse_located(&deep).is_err());
     }
 
     #[test]
