@@ -465,6 +465,33 @@ mod tests {
         assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), value);
     }
 
+    /// Decimals read as the nearest double, as Python's `float()` does.
+    #[test]
+    fn floats_read_exactly() {
+        for (text, value) in [
+            ("2210353320000000.25", 2210353320000000.25_f64),
+            ("4.3845252340133454e-184", 4.3845252340133454e-184),
+            ("0.1", 0.1),
+            ("1.7976931348623157e308", f64::MAX),
+            ("5e-324", 5e-324),
+        ] {
+            let got: Value = serde_json::from_str(text).unwrap();
+            assert_eq!(got, Value::Float(value), "{text}");
+        }
+        // The corpus CPython wrote: every decimal reads back to its double.
+        let corpus = include_str!("../../../tests/data/py_float_repr.txt");
+        for line in corpus.lines().take(2000) {
+            let Some((_, repr)) = line.split_once(' ') else {
+                continue;
+            };
+            if repr.contains(['n', 'i']) {
+                continue; // nan, inf
+            }
+            let got: Value = serde_json::from_str(repr).unwrap();
+            assert_eq!(got, Value::Float(repr.parse().unwrap()), "{repr}");
+        }
+    }
+
     #[test]
     fn strictness_is_kept() {
         let err = serde_json::from_str::<Value>("{\"a\": 1,\n \"a\": 2}").unwrap_err();
