@@ -113,9 +113,9 @@ pub fn delivery(d: &utter::Delivery<'_>) -> String {
     serde_json::to_string(d).expect("a delivery serializes")
 }
 
-/// A path as a relative URI reference: every byte outside RFC 3986's
-/// unreserved set and `/` percent-encoded.
-fn uri(path: &str) -> String {
+/// A path as a URI path: every byte outside RFC 3986's unreserved set and
+/// `/` percent-encoded (SARIF locations, the language server's `file://`).
+pub fn uri(path: &str) -> String {
     let mut out = String::with_capacity(path.len());
     for b in path.bytes() {
         if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {

@@ -69,14 +69,7 @@ pub fn path_of(uri: &Uri) -> Option<PathBuf> {
 
 /// The `file://` URI of an absolute path.
 pub fn uri_of(path: &Path) -> Uri {
-    let mut out = String::from("file://");
-    for b in path.to_string_lossy().bytes() {
-        if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
+    let out = format!("file://{}", crate::output::uri(&path.to_string_lossy()));
     Uri::from_str(&out).expect("a percent-encoded file URI is valid")
 }
 
