@@ -5,90 +5,45 @@
 use std::fmt;
 use std::path::Path;
 
-use utter::{Context, Delivery, EvalError, ValueRef, compare, render};
+use utter::{Context, Delivery, EvalError};
 
 use crate::condition::Expr;
 use crate::diagnostics::{Finding, codes};
+use crate::encode::ProgramData;
 use crate::load::project::{ProjectFiles, ReadError};
-use crate::lower::{Registry, Response, lower};
+use crate::lower::{Registry, lower};
 use crate::validate::check;
 
 impl Registry {
-    /// Evaluates a condition: Python semantics, `and`/`or`/comparisons yield
-    /// bools, errors propagate unless short-circuited away.
-    pub fn eval<'a>(
-        &'a self,
-        expr: &'a Expr<usize>,
-        ctx: &Context<'a>,
-    ) -> Result<ValueRef<'a>, EvalError> {
-        Ok(match expr {
-            Expr::Or(items) => {
-                for item in items {
-                    if self.eval(item, ctx)?.truthy() {
-                        return Ok(ValueRef::Bool(true));
-                    }
-                }
-                ValueRef::Bool(false)
-            }
-            Expr::And(items) => {
-                for item in items {
-                    if !self.eval(item, ctx)?.truthy() {
-                        return Ok(ValueRef::Bool(false));
-                    }
-                }
-                ValueRef::Bool(true)
-            }
-            Expr::Not(inner) => ValueRef::Bool(!self.eval(inner, ctx)?.truthy()),
-            Expr::Compare { first, rest } => {
-                let mut left = self.eval(first, ctx)?;
-                for (op, operand) in rest {
-                    let right = self.eval(operand, ctx)?;
-                    if !compare(*op, left, right)? {
-                        return Ok(ValueRef::Bool(false));
-                    }
-                    left = right;
-                }
-                ValueRef::Bool(true)
-            }
-            Expr::Ref(id) => match self.entries.get(*id) {
-                Some(entry) => ctx.read(entry),
-                None => ValueRef::None,
-            },
-            Expr::Lit(l) => l.value(),
-        })
+    /// Evaluates a condition (a `when:` trigger, say) with the runtime's
+    /// evaluator: whether its value is truthy, or why it cannot be evaluated.
+    pub fn eval(&self, expr: &Expr<usize>, ctx: &Context<'_>) -> Result<bool, EvalError> {
+        let mut program = ProgramData::default();
+        let at = program.condition(expr) as usize;
+        program.program().evaluate(at, &self.entries, ctx)
     }
 
     /// Whether a condition holds: true, or skipped (false) on an evaluation error.
     pub fn holds(&self, expr: &Expr<usize>, ctx: &Context<'_>) -> bool {
-        matches!(self.eval(expr, ctx), Ok(v) if v.truthy())
+        matches!(self.eval(expr, ctx), Ok(true))
     }
 
-    /// The variant of `response` to deliver: the first conditioned variant
-    /// that holds, else the default; `None` when nothing can be selected.
-    pub fn select(&self, response: &Response, ctx: &Context<'_>) -> Option<usize> {
-        let conditions = response
-            .variants
-            .iter()
-            .map(|v| v.condition.as_ref().map(|c| self.holds(c, ctx)));
-        utter::select(conditions, response.default)
+    /// The variant of `response` (by index in `responses`) to deliver: the
+    /// first conditioned variant that holds, else the default; `None` when
+    /// nothing can be selected.
+    pub fn select(&self, response: usize, ctx: &Context<'_>) -> Option<usize> {
+        self.program.program().select(response, &self.entries, ctx)
     }
 
     /// Delivers `name`: the selected variant, interpolated; or the name itself
     /// (not rephrased) when it is unknown or nothing can be selected.
     pub fn deliver<'a>(&'a self, name: &'a str, ctx: &Context<'_>) -> Delivery<'a> {
-        let Some(response) = self.response(name) else {
-            return Delivery::fallback(name);
-        };
-        let Some(index) = self.select(response, ctx) else {
-            return Delivery::fallback(name);
-        };
-        let variant = &response.variants[index];
-        Delivery {
-            text: render(&variant.pieces, &self.entries, ctx),
-            response: name,
-            variant: Some(index),
-            rephrase: variant.rephrase,
-            fallback: false,
+        match self
+            .responses
+            .binary_search_by(|r| r.name.as_str().cmp(name))
+        {
+            Ok(index) => self.program.program().deliver(index, &self.entries, ctx),
+            Err(_) => Delivery::fallback(name),
         }
     }
 }

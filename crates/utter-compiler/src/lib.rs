@@ -12,6 +12,7 @@ pub mod bundled;
 pub mod codegen;
 pub mod condition;
 pub mod diagnostics;
+pub mod encode;
 pub mod interpret;
 pub mod load;
 pub mod lower;

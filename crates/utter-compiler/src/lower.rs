@@ -2,6 +2,7 @@
 //! interpreter and the code generator consume. Memory references become dense
 //! entry ids; texts become pieces; each response gets its selection plan.
 
+use crate::encode::ProgramData;
 use std::collections::HashMap;
 
 use utter::{Entry, Piece, StepKind};
@@ -28,6 +29,9 @@ pub struct Registry {
     pub responses: Vec<Response>,
     /// What each project skill's skill.md references, by skill id (sorted).
     pub skill_refs: Vec<SkillRefs>,
+    /// `responses` encoded for the runtime's evaluator (what the
+    /// interpreter runs, and what compact generated code embeds).
+    pub program: ProgramData,
 }
 
 /// The responses one skill's skill.md references, as indices into
@@ -91,6 +95,12 @@ impl Registry {
             .binary_search_by(|r| r.name.as_str().cmp(name))
             .ok()
             .map(|i| &self.responses[i])
+    }
+
+    /// Encodes `responses` again: after editing them by hand, so the
+    /// interpreter delivers what they now say.
+    pub fn refresh_program(&mut self) {
+        self.program = ProgramData::of_responses(&self.responses);
     }
 
     /// What skill `skill`'s skill.md references.
@@ -240,12 +250,14 @@ pub fn lower(checked: &Checked) -> Result<Registry, Vec<Finding>> {
             refs
         })
         .collect();
+    let program = ProgramData::of_responses(&responses);
     Ok(Registry {
         entries,
         declarations: checked.memory.clone(),
         skills: checked.skills.clone(),
         responses,
         skill_refs,
+        program,
     })
 }
 

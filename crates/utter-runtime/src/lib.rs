@@ -13,6 +13,8 @@ mod format;
 pub mod json;
 mod memory;
 mod printable;
+#[doc(hidden)]
+pub mod program;
 mod skill;
 mod template;
 mod types;

@@ -7,6 +7,7 @@ use std::fmt::{self, Write};
 use crate::delivery::Delivery;
 use crate::format::{py_str_len_bound, write_py_str};
 use crate::memory::{Entry, Reader};
+use crate::program::{CompactVariant, Program};
 use crate::value::ValueRef;
 
 /// One piece of a variant's text, split at compile time. Generated code holds
@@ -24,44 +25,79 @@ pub enum Piece<S = &'static str, C = &'static [usize]> {
 
 /// What a piece delivers: literal text, or a memory value to format.
 #[derive(Clone, Copy)]
-enum Resolved<'p, 'v> {
+pub(crate) enum Resolved<'p, 'v> {
     Text(&'p str),
     Value(ValueRef<'v>),
 }
 
+impl Resolved<'_, '_> {
+    /// An upper bound of the written length (exact but for numbers).
+    fn len_bound(self) -> usize {
+        match self {
+            Resolved::Text(text) => text.len(),
+            Resolved::Value(value) => py_str_len_bound(value),
+        }
+    }
+
+    pub(crate) fn write(self, out: &mut impl Write) -> fmt::Result {
+        match self {
+            Resolved::Text(text) => out.write_str(text),
+            Resolved::Value(value) => write_py_str(out, value),
+        }
+    }
+}
+
+/// The entry a `{name}` placeholder reads: the active skill's own entry of
+/// that name, else the project's; `candidates` are the ids of the declared
+/// entries called `name`.
+pub(crate) fn bare_entry<'e, N: AsRef<str>, V, R: Reader>(
+    candidates: impl Iterator<Item = usize> + Clone,
+    entries: &'e [Entry<N, V>],
+    ctx: &R,
+) -> Option<&'e Entry<N, V>> {
+    let named = |ns: &str| {
+        candidates
+            .clone()
+            .filter_map(|id| entries.get(id))
+            .find(|e| e.namespace.as_ref() == ns)
+    };
+    ctx.skill_id().and_then(named).or_else(|| named("project"))
+}
+
+/// What a placeholder reading `entry` delivers: the value, the entry's
+/// `unset_text` when unset, or the placeholder as written (no such entry,
+/// or unset without an `unset_text`).
+pub(crate) fn resolve_entry<'p, 'v, N: AsRef<str>, V, R: Reader>(
+    entry: Option<&'p Entry<N, V>>,
+    raw: &'p str,
+    ctx: &'v R,
+) -> Resolved<'p, 'v> {
+    let Some(entry) = entry else {
+        return Resolved::Text(raw);
+    };
+    let value = ctx.value(entry);
+    match (&entry.unset_text, value.is_none()) {
+        (_, false) => Resolved::Value(value),
+        (Some(text), true) => Resolved::Text(text.as_ref()),
+        // Unset or unreadable: left exactly as written.
+        (None, true) => Resolved::Text(raw),
+    }
+}
+
 impl<S: AsRef<str>, C: AsRef<[usize]>> Piece<S, C> {
-    /// Resolves the piece against the view: its text, the value it reads,
-    /// or the placeholder as written (no such entry, or unset without an
-    /// `unset_text`).
+    /// Resolves the piece against the view.
     fn resolve<'p, 'v, N: AsRef<str>, V, R: Reader>(
         &'p self,
         entries: &'p [Entry<N, V>],
         ctx: &'v R,
     ) -> Resolved<'p, 'v> {
-        let (entry, raw) = match self {
-            Piece::Text(text) => return Resolved::Text(text.as_ref()),
-            Piece::Session { entry, raw } => (entries.get(*entry), raw),
+        match self {
+            Piece::Text(text) => Resolved::Text(text.as_ref()),
+            Piece::Session { entry, raw } => resolve_entry(entries.get(*entry), raw.as_ref(), ctx),
             Piece::Bare { candidates, raw } => {
-                let named = |ns: &str| {
-                    candidates
-                        .as_ref()
-                        .iter()
-                        .filter_map(|&id| entries.get(id))
-                        .find(|e| e.namespace.as_ref() == ns)
-                };
-                let own = ctx.skill_id().and_then(named);
-                (own.or_else(|| named("project")), raw)
+                let entry = bare_entry(candidates.as_ref().iter().copied(), entries, ctx);
+                resolve_entry(entry, raw.as_ref(), ctx)
             }
-        };
-        let Some(entry) = entry else {
-            return Resolved::Text(raw.as_ref());
-        };
-        let value = ctx.value(entry);
-        match (&entry.unset_text, value.is_none()) {
-            (_, false) => Resolved::Value(value),
-            (Some(text), true) => Resolved::Text(text.as_ref()),
-            // Unset or unreadable: left exactly as written.
-            (None, true) => Resolved::Text(raw.as_ref()),
         }
     }
 }
@@ -90,41 +126,43 @@ pub fn render<'a, S: AsRef<str>, C: AsRef<[usize]>, N: AsRef<str>, V, R: Reader>
 ) -> Cow<'a, str> {
     match literal_text(pieces) {
         Some(text) => Cow::Borrowed(text),
-        None if pieces.len() <= RESOLVED_ON_STACK => {
-            // Each piece resolved once: sized from the resolutions, then
-            // written from them (one allocation, no second lookup).
-            let mut resolved = [Resolved::Text(""); RESOLVED_ON_STACK];
-            let mut capacity = 0;
-            for (slot, piece) in resolved.iter_mut().zip(pieces) {
-                *slot = piece.resolve(entries, ctx);
-                capacity += match *slot {
-                    Resolved::Text(text) => text.len(),
-                    Resolved::Value(value) => py_str_len_bound(value),
-                };
-            }
-            let mut out = String::with_capacity(capacity);
-            for piece in &resolved[..pieces.len()] {
-                // Writing into a String cannot fail.
-                let _ = match *piece {
-                    Resolved::Text(text) => out.write_str(text),
-                    Resolved::Value(value) => write_py_str(&mut out, value),
-                };
-            }
-            Cow::Owned(out)
+        None => Cow::Owned(render_resolved(
+            pieces.iter().map(|piece| piece.resolve(entries, ctx)),
+            pieces.len(),
+        )),
+    }
+}
+
+/// Writes `count` resolved pieces into a new `String` of their length
+/// bound. Up to [`RESOLVED_ON_STACK`] pieces are resolved once, on the
+/// stack (sized from the resolutions, then written from them); longer
+/// texts resolve twice rather than allocate a second buffer.
+pub(crate) fn render_resolved<'p, 'v>(
+    pieces: impl Iterator<Item = Resolved<'p, 'v>> + Clone,
+    count: usize,
+) -> String {
+    if count <= RESOLVED_ON_STACK {
+        let mut resolved = [Resolved::Text(""); RESOLVED_ON_STACK];
+        let mut capacity = 0;
+        let mut filled = 0;
+        for (slot, piece) in resolved.iter_mut().zip(pieces) {
+            *slot = piece;
+            capacity += piece.len_bound();
+            filled += 1;
         }
-        None => {
-            let capacity = pieces
-                .iter()
-                .map(|piece| match piece.resolve(entries, ctx) {
-                    Resolved::Text(text) => text.len(),
-                    Resolved::Value(value) => py_str_len_bound(value),
-                })
-                .sum();
-            let mut out = String::with_capacity(capacity);
+        let mut out = String::with_capacity(capacity);
+        for piece in &resolved[..filled] {
             // Writing into a String cannot fail.
-            let _ = write_pieces(&mut out, pieces, entries, ctx);
-            Cow::Owned(out)
+            let _ = piece.write(&mut out);
         }
+        out
+    } else {
+        let capacity = pieces.clone().map(Resolved::len_bound).sum();
+        let mut out = String::with_capacity(capacity);
+        for piece in pieces {
+            let _ = piece.write(&mut out);
+        }
+        out
     }
 }
 
@@ -136,10 +174,7 @@ pub fn write_pieces<S: AsRef<str>, C: AsRef<[usize]>, N: AsRef<str>, V, R: Reade
     ctx: &R,
 ) -> fmt::Result {
     for piece in pieces {
-        match piece.resolve(entries, ctx) {
-            Resolved::Text(text) => out.write_str(text)?,
-            Resolved::Value(value) => write_py_str(out, value)?,
-        }
+        piece.resolve(entries, ctx).write(out)?;
     }
     Ok(())
 }
@@ -154,11 +189,20 @@ pub struct Rendered<'r, R> {
     pub variant: Option<usize>,
     /// Whether the selected variant asks to be reworded.
     pub rephrase: bool,
-    pieces: &'static [Piece],
-    /// The text when it has no placeholder (written as it is).
-    literal: Option<&'static str>,
+    body: Body,
     entries: &'static [Entry],
     reader: &'r R,
+}
+
+/// What a [`Rendered`] writes.
+#[derive(Clone, Copy)]
+enum Body {
+    /// Text without placeholders (also the fail-closed name).
+    Literal(&'static str),
+    /// Pieces of straight-line generated code.
+    Pieces(&'static [Piece]),
+    /// A variant of a compact (table-driven) agent.
+    Compact(Program<'static>, CompactVariant),
 }
 
 impl<'r, R: Reader> Rendered<'r, R> {
@@ -169,17 +213,49 @@ impl<'r, R: Reader> Rendered<'r, R> {
         entries: &'static [Entry],
         reader: &'r R,
     ) -> Self {
-        let (variant, rephrase, pieces, literal) = match selected {
-            Some((index, v)) => (Some(index), v.rephrase, v.pieces, v.literal),
+        let (variant, rephrase, body) = match selected {
+            Some((index, v)) => (
+                Some(index),
+                v.rephrase,
+                v.literal.map_or(Body::Pieces(v.pieces), Body::Literal),
+            ),
             // The fail-closed text is the name itself.
-            None => (None, false, &[][..], Some(response)),
+            None => (None, false, Body::Literal(response)),
         };
         Rendered {
             response,
             variant,
             rephrase,
-            pieces,
-            literal,
+            body,
+            entries,
+            reader,
+        }
+    }
+
+    /// Response number `response` of a compact agent, selected.
+    #[doc(hidden)]
+    pub fn compact(
+        program: Program<'static>,
+        response: usize,
+        entries: &'static [Entry],
+        reader: &'r R,
+    ) -> Self {
+        let (name, selected) = program.rendered(response, entries, reader);
+        let (variant, rephrase, body) = match selected {
+            Some((index, rephrase, variant)) => (
+                Some(index),
+                rephrase,
+                program
+                    .literal_of(variant)
+                    .map_or(Body::Compact(program, variant), Body::Literal),
+            ),
+            None => (None, false, Body::Literal(name)),
+        };
+        Rendered {
+            response: name,
+            variant,
+            rephrase,
+            body,
             entries,
             reader,
         }
@@ -193,9 +269,12 @@ impl<'r, R: Reader> Rendered<'r, R> {
     /// Writes the text into `out`.
     #[inline]
     pub fn write_to(&self, out: &mut impl Write) -> fmt::Result {
-        match self.literal {
-            Some(text) => out.write_str(text),
-            None => write_pieces(out, self.pieces, self.entries, self.reader),
+        match self.body {
+            Body::Literal(text) => out.write_str(text),
+            Body::Pieces(pieces) => write_pieces(out, pieces, self.entries, self.reader),
+            Body::Compact(program, variant) => {
+                program.write_variant(out, variant, self.entries, self.reader)
+            }
         }
     }
 
@@ -204,9 +283,12 @@ impl<'r, R: Reader> Rendered<'r, R> {
         match self.variant {
             None => Delivery::fallback(self.response),
             Some(index) => Delivery {
-                text: match self.literal {
-                    Some(text) => Cow::Borrowed(text),
-                    None => render(self.pieces, self.entries, self.reader),
+                text: match self.body {
+                    Body::Literal(text) => Cow::Borrowed(text),
+                    Body::Pieces(pieces) => render(pieces, self.entries, self.reader),
+                    Body::Compact(program, variant) => {
+                        Cow::Owned(program.render_variant(variant, self.entries, self.reader))
+                    }
                 },
                 response: self.response,
                 variant: Some(index),

@@ -1,0 +1,445 @@
+//! An agent as data: responses, conditions and texts encoded in two byte
+//! tables and one string, walked by one evaluator. What the compiler emits
+//! for large agents (a few literals instead of thousands of functions and
+//! statics, so they build fast) and what the interpreter runs on, so both
+//! share one evaluator, and it calls the same comparison, truthiness and
+//! rendering as straight-line code.
+//!
+//! The encoding (all integers little-endian, `u32` unless noted; a text is
+//! `offset, length` into `strings`):
+//!
+//! - `responses`: per response, the offset of its record in `code`.
+//! - a response record: name (text), default variant (`u32::MAX`: none),
+//!   variant count, then each variant: condition offset in `code`
+//!   (`u32::MAX`: unconditioned), rephrase (`u8`), piece count, byte
+//!   length of the pieces, the pieces.
+//! - a piece: `u8` tag, then `TEXT` text | `SESSION` entry id, raw text |
+//!   `BARE` candidate count, candidate ids, raw text.
+//! - a condition node: `u8` tag, then `OR`/`AND` end offset, child count,
+//!   children | `NOT` child | `COMPARE` end offset, operand count after the
+//!   first, first operand, then per operand `u8` operator and the operand |
+//!   `REF` entry id | `NONE`, `TRUE`, `FALSE` | `INT` `i64` | `FLOAT` `f64`
+//!   bits | `STR` text.
+//!
+//! Decoding is bounds-checked: data that does not decode selects nothing
+//! (the response's name is delivered) instead of panicking.
+
+use std::borrow::Cow;
+use std::fmt::{self, Write};
+
+use crate::delivery::Delivery;
+use crate::memory::{Entry, Reader};
+use crate::template::{Resolved, bare_entry, render_resolved, resolve_entry};
+use crate::value::{CmpOp, EvalError, ValueRef, compare};
+
+/// Piece tags.
+pub const TEXT: u8 = 0;
+pub const SESSION: u8 = 1;
+pub const BARE: u8 = 2;
+/// Condition node tags.
+pub const OR: u8 = 1;
+pub const AND: u8 = 2;
+pub const NOT: u8 = 3;
+pub const COMPARE: u8 = 4;
+pub const REF: u8 = 5;
+pub const NONE: u8 = 6;
+pub const TRUE: u8 = 7;
+pub const FALSE: u8 = 8;
+pub const INT: u8 = 9;
+pub const FLOAT: u8 = 10;
+pub const STR: u8 = 11;
+/// "No condition" / "no default".
+pub const ABSENT: u32 = u32::MAX;
+
+/// The operator of a `COMPARE` operand, by its byte.
+pub const OPERATORS: [CmpOp; 6] = [
+    CmpOp::Eq,
+    CmpOp::Ne,
+    CmpOp::Lt,
+    CmpOp::Le,
+    CmpOp::Gt,
+    CmpOp::Ge,
+];
+
+/// An encoded agent (see the module docs for the layout).
+#[derive(Clone, Copy, Debug)]
+pub struct Program<'a> {
+    /// Every text, raw placeholder, name and string literal, concatenated.
+    pub strings: &'a str,
+    /// Response records and condition nodes.
+    pub code: &'a [u8],
+    /// Per response (in `Response::ALL` order), its record's offset in `code`.
+    pub responses: &'a [u8],
+}
+
+/// A position in `code`, read forward.
+#[derive(Clone, Copy)]
+struct Cursor<'a> {
+    code: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Cursor<'a> {
+    fn bytes<const N: usize>(&mut self) -> Option<[u8; N]> {
+        let bytes = self.code.get(self.at..self.at.checked_add(N)?)?;
+        self.at += N;
+        bytes.try_into().ok()
+    }
+
+    fn u8(&mut self) -> Option<u8> {
+        self.bytes::<1>().map(|[b]| b)
+    }
+
+    fn u32(&mut self) -> Option<u32> {
+        self.bytes().map(u32::from_le_bytes)
+    }
+
+    fn index(&mut self) -> Option<usize> {
+        self.u32().map(|n| n as usize)
+    }
+
+    fn u64(&mut self) -> Option<u64> {
+        self.bytes().map(u64::from_le_bytes)
+    }
+}
+
+/// One variant of a response record.
+#[derive(Clone, Copy)]
+struct VariantRecord {
+    condition: u32,
+    rephrase: bool,
+    piece_count: usize,
+    /// Offset of the first piece in `code`.
+    pieces_at: usize,
+}
+
+/// Why evaluation stopped: the condition cannot be evaluated (a variant
+/// skipped), or the data does not decode.
+enum Stop {
+    Eval(EvalError),
+    Malformed,
+}
+
+impl From<EvalError> for Stop {
+    fn from(error: EvalError) -> Self {
+        Stop::Eval(error)
+    }
+}
+
+impl<'a> Program<'a> {
+    fn text(&self, cursor: &mut Cursor<'_>) -> Option<&'a str> {
+        let offset = cursor.index()?;
+        let len = cursor.index()?;
+        self.strings.get(offset..offset.checked_add(len)?)
+    }
+
+    fn record(&self, response: usize) -> Option<Cursor<'a>> {
+        let at = 4 * response;
+        let at = self.responses.get(at..at + 4)?;
+        let at = u32::from_le_bytes(at.try_into().ok()?) as usize;
+        Some(Cursor {
+            code: self.code,
+            at,
+        })
+    }
+
+    /// The name of response number `response`.
+    pub fn name(&self, response: usize) -> Option<&'a str> {
+        self.text(&mut self.record(response)?)
+    }
+
+    /// The response's name, default and variants.
+    fn variants(
+        &self,
+        response: usize,
+    ) -> Option<(
+        &'a str,
+        u32,
+        impl Iterator<Item = Option<VariantRecord>> + use<'a>,
+    )> {
+        let mut cursor = self.record(response)?;
+        let name = self.text(&mut cursor)?;
+        let default = cursor.u32()?;
+        let count = cursor.index()?;
+        let variants = (0..count).map(move |_| {
+            let condition = cursor.u32()?;
+            let rephrase = cursor.u8()? != 0;
+            let piece_count = cursor.index()?;
+            let len = cursor.index()?;
+            let pieces_at = cursor.at;
+            cursor.at = cursor.at.checked_add(len)?;
+            Some(VariantRecord {
+                condition,
+                rephrase,
+                piece_count,
+                pieces_at,
+            })
+        });
+        Some((name, default, variants))
+    }
+
+    /// Evaluates the condition node at `at`: its value and the offset
+    /// after it. (Called on the program narrowed to the reader's lifetime.)
+    fn eval<N: AsRef<str>, V, R: Reader>(
+        self,
+        at: usize,
+        entries: &[Entry<N, V>],
+        reader: &'a R,
+    ) -> Result<(ValueRef<'a>, usize), Stop> {
+        let mut cursor = Cursor {
+            code: self.code,
+            at,
+        };
+        let tag = cursor.u8().ok_or(Stop::Malformed)?;
+        let value = match tag {
+            OR | AND => {
+                let end = cursor.index().ok_or(Stop::Malformed)?;
+                let count = cursor.u32().ok_or(Stop::Malformed)?;
+                // `or` stops at the first truthy operand, `and` at the first falsy one.
+                let stop_at = tag == OR;
+                let mut next = cursor.at;
+                for _ in 0..count {
+                    let (value, after) = self.eval(next, entries, reader)?;
+                    if value.truthy() == stop_at {
+                        return Ok((ValueRef::Bool(stop_at), end));
+                    }
+                    next = after;
+                }
+                return Ok((ValueRef::Bool(!stop_at), end));
+            }
+            NOT => {
+                let (value, after) = self.eval(cursor.at, entries, reader)?;
+                return Ok((ValueRef::Bool(!value.truthy()), after));
+            }
+            COMPARE => {
+                let end = cursor.index().ok_or(Stop::Malformed)?;
+                let count = cursor.u32().ok_or(Stop::Malformed)?;
+                let (mut left, mut next) = self.eval(cursor.at, entries, reader)?;
+                for _ in 0..count {
+                    let op = self.code.get(next).ok_or(Stop::Malformed)?;
+                    let op = *OPERATORS.get(*op as usize).ok_or(Stop::Malformed)?;
+                    let (right, after) = self.eval(next + 1, entries, reader)?;
+                    // Python chaining: stop at the first false comparison.
+                    if !compare(op, left, right)? {
+                        return Ok((ValueRef::Bool(false), end));
+                    }
+                    left = right;
+                    next = after;
+                }
+                return Ok((ValueRef::Bool(true), end));
+            }
+            REF => {
+                let id = cursor.index().ok_or(Stop::Malformed)?;
+                entries
+                    .get(id)
+                    .map_or(ValueRef::None, |entry| reader.value(entry))
+            }
+            NONE => ValueRef::None,
+            TRUE => ValueRef::Bool(true),
+            FALSE => ValueRef::Bool(false),
+            INT => ValueRef::Int(cursor.u64().ok_or(Stop::Malformed)? as i64),
+            FLOAT => ValueRef::Float(f64::from_bits(cursor.u64().ok_or(Stop::Malformed)?)),
+            STR => ValueRef::Str(self.text(&mut cursor).ok_or(Stop::Malformed)?),
+            _ => return Err(Stop::Malformed),
+        };
+        Ok((value, cursor.at))
+    }
+
+    /// Whether the condition at `at` holds: its value is truthy; an
+    /// evaluation error (or data that does not decode) is false.
+    pub fn holds<N: AsRef<str>, V, R: Reader>(
+        &self,
+        at: usize,
+        entries: &[Entry<N, V>],
+        reader: &R,
+    ) -> bool {
+        matches!(self.evaluate(at, entries, reader), Ok(true))
+    }
+
+    /// The value of the condition at `at` (Python truthiness decides), or
+    /// why it cannot be evaluated.
+    pub fn evaluate<N: AsRef<str>, V, R: Reader>(
+        &self,
+        at: usize,
+        entries: &[Entry<N, V>],
+        reader: &R,
+    ) -> Result<bool, EvalError> {
+        let program: Program<'_> = *self;
+        match program.eval(at, entries, reader) {
+            Ok((value, _)) => Ok(value.truthy()),
+            Err(Stop::Eval(error)) => Err(error),
+            Err(Stop::Malformed) => Ok(false),
+        }
+    }
+
+    /// The selected variant of response number `response` and its record.
+    fn selected<N: AsRef<str>, V, R: Reader>(
+        &self,
+        response: usize,
+        entries: &[Entry<N, V>],
+        reader: &R,
+    ) -> Option<(&'a str, Option<(usize, VariantRecord)>)> {
+        let (name, default, variants) = self.variants(response)?;
+        let mut fallback = None;
+        for (index, variant) in variants.enumerate() {
+            let Some(variant) = variant else {
+                return Some((name, None));
+            };
+            if variant.condition == ABSENT {
+                if index as u32 == default {
+                    fallback = Some((index, variant));
+                }
+            } else if self.holds(variant.condition as usize, entries, reader) {
+                return Some((name, Some((index, variant))));
+            }
+        }
+        Some((name, fallback))
+    }
+
+    /// The variant of response number `response` to deliver: the first
+    /// conditioned one that holds, in YAML order, else the default.
+    pub fn select<N: AsRef<str>, V, R: Reader>(
+        &self,
+        response: usize,
+        entries: &[Entry<N, V>],
+        reader: &R,
+    ) -> Option<usize> {
+        self.selected(response, entries, reader)?
+            .1
+            .map(|(index, _)| index)
+    }
+
+    /// The pieces of a variant, resolved against the view one by one.
+    fn resolved<'r, N: AsRef<str>, V, R: Reader>(
+        self,
+        variant: VariantRecord,
+        entries: &'r [Entry<N, V>],
+        reader: &'r R,
+    ) -> impl Iterator<Item = Resolved<'r, 'r>> + Clone
+    where
+        'a: 'r,
+    {
+        let program = self;
+        let mut cursor = Cursor {
+            code: self.code,
+            at: variant.pieces_at,
+        };
+        (0..variant.piece_count).map_while(move |_| {
+            let resolved = match cursor.u8()? {
+                TEXT => Resolved::Text(program.text(&mut cursor)?),
+                SESSION => {
+                    let entry = entries.get(cursor.index()?);
+                    resolve_entry(entry, program.text(&mut cursor)?, reader)
+                }
+                BARE => {
+                    let count = cursor.index()?;
+                    let ids = cursor.code.get(cursor.at..cursor.at + 4 * count)?;
+                    cursor.at += 4 * count;
+                    let candidates = ids
+                        .chunks_exact(4)
+                        .map(|id| u32::from_le_bytes([id[0], id[1], id[2], id[3]]) as usize);
+                    let entry = bare_entry(candidates, entries, reader);
+                    resolve_entry(entry, program.text(&mut cursor)?, reader)
+                }
+                _ => return None,
+            };
+            Some(resolved)
+        })
+    }
+
+    /// The text of a variant when it has no placeholder.
+    fn literal(&self, variant: VariantRecord) -> Option<&'a str> {
+        let mut cursor = Cursor {
+            code: self.code,
+            at: variant.pieces_at,
+        };
+        match variant.piece_count {
+            0 => Some(""),
+            1 if cursor.u8()? == TEXT => self.text(&mut cursor),
+            _ => None,
+        }
+    }
+
+    /// Delivers response number `response` from `reader`: selected,
+    /// rendered; the name itself when nothing can be selected.
+    pub fn deliver<N: AsRef<str>, V, R: Reader>(
+        &self,
+        response: usize,
+        entries: &[Entry<N, V>],
+        reader: &R,
+    ) -> Delivery<'a> {
+        let Some((name, selected)) = self.selected(response, entries, reader) else {
+            return Delivery::fallback("");
+        };
+        let Some((index, variant)) = selected else {
+            return Delivery::fallback(name);
+        };
+        let text = match self.literal(variant) {
+            Some(text) => Cow::Borrowed(text),
+            None => Cow::Owned(self.render_variant(CompactVariant(variant), entries, reader)),
+        };
+        Delivery {
+            text,
+            response: name,
+            variant: Some(index),
+            rephrase: variant.rephrase,
+            fallback: false,
+        }
+    }
+
+    /// The selected variant of `response`, not yet rendered: the
+    /// response's name, then the variant's index and rephrase flag.
+    pub fn rendered<N: AsRef<str>, V, R: Reader>(
+        &self,
+        response: usize,
+        entries: &[Entry<N, V>],
+        reader: &R,
+    ) -> (&'a str, Option<(usize, bool, CompactVariant)>) {
+        match self.selected(response, entries, reader) {
+            Some((name, Some((index, variant)))) => (
+                name,
+                Some((index, variant.rephrase, CompactVariant(variant))),
+            ),
+            Some((name, None)) => (name, None),
+            None => ("", None),
+        }
+    }
+
+    /// The text of a variant when it has no placeholder (borrowed).
+    pub fn literal_of(&self, variant: CompactVariant) -> Option<&'a str> {
+        self.literal(variant.0)
+    }
+
+    /// A variant's text, rendered into a new `String`.
+    pub fn render_variant<N: AsRef<str>, V, R: Reader>(
+        &self,
+        variant: CompactVariant,
+        entries: &[Entry<N, V>],
+        reader: &R,
+    ) -> String {
+        let program: Program<'_> = *self;
+        render_resolved(
+            program.resolved(variant.0, entries, reader),
+            variant.0.piece_count,
+        )
+    }
+
+    /// Writes a variant chosen by [`Program::rendered`] into `out`.
+    pub fn write_variant<N: AsRef<str>, V, R: Reader>(
+        &self,
+        out: &mut impl Write,
+        variant: CompactVariant,
+        entries: &[Entry<N, V>],
+        reader: &R,
+    ) -> fmt::Result {
+        let program: Program<'_> = *self;
+        for piece in program.resolved(variant.0, entries, reader) {
+            piece.write(out)?;
+        }
+        Ok(())
+    }
+}
+
+/// A selected variant of a [`Program`], to write.
+#[derive(Clone, Copy)]
+pub struct CompactVariant(VariantRecord);
