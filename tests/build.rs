@@ -59,6 +59,7 @@ fn compile_module(
     modules: &mut String,
     module: &str,
     files: &[(String, String)],
+    strategy: codegen::Strategy,
 ) {
     let files = ProjectFiles::from_files(
         files
@@ -72,7 +73,7 @@ fn compile_module(
             lines.join("\n")
         )
     });
-    let code = codegen::generate(&registry).to_string();
+    let code = codegen::generate_with(&registry, strategy).to_string();
     std::fs::write(out.join(format!("{module}.rs")), code).expect("OUT_DIR is writable");
     let _ = writeln!(
         modules,
@@ -85,23 +86,40 @@ fn main() {
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     let mut table = String::new();
     let mut modules = String::new();
+    // Every registry twice: straight-line code and the compact form.
+    let forms = [
+        ("", codegen::Strategy::StraightLine),
+        ("_compact", codegen::Strategy::Compact),
+    ];
     for seed in 0..REGISTRIES {
         let project = utter_synth::random_project(seed);
-        compile_module(&out, &mut modules, &format!("synth_{seed}"), &project.files);
-        let _ = writeln!(
-            table,
-            "    Synth {{ seed: {seed}, deliver_name: synth_{seed}::deliver_name, entries: &synth_{seed}::ENTRIES }},"
-        );
+        for (suffix, strategy) in forms {
+            let module = format!("synth_{seed}{suffix}");
+            compile_module(&out, &mut modules, &module, &project.files, strategy);
+            let _ = writeln!(
+                table,
+                "    Synth {{ seed: {seed}, form: Strategy::{strategy:?}, deliver_name: {module}::deliver_name, entries: &{module}::ENTRIES }},"
+            );
+        }
     }
     let mut typed_table = String::new();
     for seed in 0..TYPED_REGISTRIES {
         let project = utter_synth::random_typed_project(seed);
-        compile_module(&out, &mut modules, &format!("typed_{seed}"), &project.files);
-        modules.push_str(&TYPED_GLUE.replace("SEED", &seed.to_string()));
-        let _ = writeln!(
-            typed_table,
-            "    TypedSynth {{ seed: {seed}, run: typed_{seed}_glue::run }},"
-        );
+        for (suffix, strategy) in forms {
+            let id = format!("{seed}{suffix}");
+            compile_module(
+                &out,
+                &mut modules,
+                &format!("typed_{id}"),
+                &project.files,
+                strategy,
+            );
+            modules.push_str(&TYPED_GLUE.replace("SEED", &id));
+            let _ = writeln!(
+                typed_table,
+                "    TypedSynth {{ seed: {seed}, form: Strategy::{strategy:?}, run: typed_{id}_glue::run }},"
+            );
+        }
     }
     // The largest condition utter accepts compiles (rustc's stack once
     // overflowed on wide conditions): 256 operands, `or` of 128 comparisons.
@@ -121,10 +139,29 @@ fn main() {
         ),
         ("skills/s/responses.yml".to_owned(), wide),
     ];
-    compile_module(&out, &mut modules, "wide", &wide_files);
+    compile_module(
+        &out,
+        &mut modules,
+        "wide",
+        &wide_files,
+        codegen::Strategy::StraightLine,
+    );
+    compile_module(
+        &out,
+        &mut modules,
+        "wide_compact",
+        &wide_files,
+        codegen::Strategy::Compact,
+    );
     // More responses than `from_name` matches inline: the hashed name table.
     let files = utter_synth::scaled_project(codegen::MATCH_LOOKUP_MAX + 44, 2);
-    compile_module(&out, &mut modules, "scaled", &files);
+    compile_module(
+        &out,
+        &mut modules,
+        "scaled",
+        &files,
+        codegen::Strategy::Auto,
+    );
     let source = format!(
         "{modules}\n/// The compiled synthetic registries.\npub static SYNTH: &[Synth] = &[\n{table}];\n/// The compiled typed synthetic registries.\npub static TYPED: &[TypedSynth] = &[\n{typed_table}];\n"
     );

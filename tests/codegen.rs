@@ -159,3 +159,35 @@ fn generated_skills_expose_their_typed_responses() {
     assert_eq!(skill.when[0].response, Response::UtterStolenWarning);
     assert!(skill.when[0].holds(&ctx));
 }
+
+#[test]
+fn large_agents_compile_compact_unless_told_otherwise() {
+    let generated = |responses: usize, strategy: codegen::Strategy| {
+        let files = ProjectFiles::from_files(
+            utter_synth::scaled_project(responses, 2)
+                .into_iter()
+                .map(|(path, text)| (path, text.into_bytes())),
+        );
+        let registry = lower(&check(&files)).expect("a valid scaled project");
+        codegen::generate_with(&registry, strategy).to_string()
+    };
+    let is_compact = |code: &str| code.contains("static PROGRAM");
+    let threshold = codegen::COMPACT_ABOVE;
+    // The count includes the bundled system responses and default skills.
+    assert!(!is_compact(&generated(
+        threshold - 50,
+        codegen::Strategy::Auto
+    )));
+    assert!(is_compact(&generated(
+        threshold + 1,
+        codegen::Strategy::Auto
+    )));
+    assert!(is_compact(&generated(3, codegen::Strategy::Compact)));
+    assert!(!is_compact(&generated(
+        threshold + 1,
+        codegen::Strategy::StraightLine
+    )));
+    // The compact form has no selection function per response.
+    assert!(!generated(3, codegen::Strategy::Compact).contains("fn s0"));
+    assert!(generated(3, codegen::Strategy::StraightLine).contains("fn s0"));
+}

@@ -3,6 +3,7 @@
 //! rephrase flag and fallback flag. A failure prints its seeds.
 
 use utter::{Context, Delivery, Entry, MapMemory, SlotMemory, Value};
+use utter_compiler::codegen::Strategy;
 use utter_synth::{
     Rng, SynthValue, random_project, random_typed_project, random_typed_value, random_value,
 };
@@ -11,6 +12,8 @@ use utter_tests::registry;
 /// One compiled synthetic registry.
 pub struct Synth {
     pub seed: u64,
+    /// Straight-line code or the compact form.
+    pub form: Strategy,
     pub deliver_name: for<'n, 'c, 'm> fn(&'n str, &'c Context<'m>) -> Delivery<'n>,
     pub entries: &'static [Entry],
 }
@@ -25,6 +28,7 @@ pub type Assignments = [(String, String, Value)];
 /// One compiled typed synthetic registry.
 pub struct TypedSynth {
     pub seed: u64,
+    pub form: Strategy,
     pub run: fn(&Assignments, Option<&str>, &[String]) -> TypedRun,
 }
 
@@ -123,14 +127,16 @@ fn generated_selectors_agree_with_the_interpreter() {
                 assert_eq!(
                     shape(&got),
                     shape(&want),
-                    "registry seed {}, memory {memory_seed}, skill {skill:?}, response {name:?}",
-                    synth.seed
+                    "registry seed {} ({:?}), memory {memory_seed}, skill {skill:?}, response {name:?}",
+                    synth.seed,
+                    synth.form
                 );
                 assert_eq!(
                     shape(&got_map),
                     shape(&want),
-                    "map memory, registry seed {}, memory {memory_seed}",
-                    synth.seed
+                    "map memory, registry seed {} ({:?}), memory {memory_seed}",
+                    synth.seed,
+                    synth.form
                 );
                 cases += 1;
                 let response = interpreted.response(name);
@@ -200,8 +206,8 @@ fn typed_deliveries_agree_with_the_interpreter() {
             let (typed_accepted, outcomes) = (synth.run)(&assign, skill, &names);
             assert_eq!(
                 typed_accepted, accepted,
-                "typed registry {}, memory {memory_seed}: writes accepted differently",
-                synth.seed
+                "typed registry {} ({:?}), memory {memory_seed}: writes accepted differently",
+                synth.seed, synth.form
             );
             let ctx = match skill {
                 Some(s) => Context::for_skill_id(&slots, s, &interpreted.skills).unwrap(),
@@ -268,19 +274,30 @@ fn hashed_name_lookup_finds_every_response_and_nothing_else() {
 fn the_widest_condition_compiles_and_holds() {
     let mut memory = wide::Memory::new();
     memory.s.n = Some(127);
-    assert_eq!(
+    let deliver = |memory: &wide::Memory| {
         memory
             .view(wide::Skill::S)
             .deliver(wide::Response::UtterWide)
-            .text,
-        "wide"
-    );
+            .text
+            .into_owned()
+    };
+    assert_eq!(deliver(&memory), "wide");
     memory.s.n = Some(128);
-    assert_eq!(
+    assert_eq!(deliver(&memory), "narrow");
+}
+
+#[test]
+fn the_widest_condition_compiles_and_holds_in_compact_form() {
+    let mut memory = wide_compact::Memory::new();
+    memory.s.n = Some(127);
+    let deliver = |memory: &wide_compact::Memory| {
         memory
-            .view(wide::Skill::S)
-            .deliver(wide::Response::UtterWide)
-            .text,
-        "narrow"
-    );
+            .view(wide_compact::Skill::S)
+            .deliver(wide_compact::Response::UtterWide)
+            .text
+            .into_owned()
+    };
+    assert_eq!(deliver(&memory), "wide");
+    memory.s.n = Some(128);
+    assert_eq!(deliver(&memory), "narrow");
 }

@@ -33,6 +33,8 @@ use std::path::{Path, PathBuf};
 
 use utter_compiler::{Checked, ProjectFiles, check, codegen, lower};
 
+pub use utter_compiler::codegen::{COMPACT_ABOVE, Strategy};
+
 /// Compiles the agent folder `dir` (relative to `CARGO_MANIFEST_DIR`) into
 /// `$OUT_DIR/responses.rs`, reporting every finding to cargo. An invalid
 /// project fails the build cleanly (cargo prints the findings and stops).
@@ -46,6 +48,7 @@ pub struct Builder {
     dir: PathBuf,
     out_file: String,
     without_bundled_defaults: bool,
+    strategy: Strategy,
 }
 
 /// Why a compilation produced no code.
@@ -92,7 +95,16 @@ impl Builder {
             dir: dir.as_ref().to_path_buf(),
             out_file: "responses.rs".to_owned(),
             without_bundled_defaults: false,
+            strategy: Strategy::Auto,
         }
+    }
+
+    /// How responses are compiled: straight-line code (fastest delivery),
+    /// compact data (fastest build for large agents), or by size (the
+    /// default: compact above [`COMPACT_ABOVE`] responses).
+    pub fn strategy(mut self, strategy: Strategy) -> Self {
+        self.strategy = strategy;
+        self
     }
 
     /// Compile without the bundled defaults (the packaged system responses
@@ -172,8 +184,11 @@ impl Builder {
                 return Err(Error::Findings(errors.len()));
             }
         };
-        let source = codegen::pretty(codegen::generate(&registry), codegen::HEADER)
-            .map_err(Error::Format)?;
+        let source = codegen::pretty(
+            codegen::generate_with(&registry, self.strategy),
+            codegen::HEADER,
+        )
+        .map_err(Error::Format)?;
         // Unchanged output is not rewritten, so dependents are not rebuilt.
         if std::fs::read_to_string(out_path).ok().as_deref() != Some(source.as_str()) {
             std::fs::write(out_path, &source).map_err(write_err)?;

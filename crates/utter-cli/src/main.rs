@@ -79,6 +79,10 @@ enum Command {
         /// The agent folder.
         #[arg(default_value = ".")]
         agent_dir: PathBuf,
+        /// How responses are compiled: by size (compact above 2,000
+        /// responses), straight-line code, or compact data.
+        #[arg(long, value_enum, default_value_t = StrategyArg::Auto)]
+        strategy: StrategyArg,
     },
     /// Run the language server over stdio (diagnostics as you type, go to
     /// definition, references, completion, hover, quick fixes).
@@ -177,7 +181,10 @@ fn run(command: Command, color: bool) -> Result<ExitCode, Fatal> {
             format,
             color,
         ),
-        Command::Expand { agent_dir } => cmd_expand(&agent_dir, color),
+        Command::Expand {
+            agent_dir,
+            strategy,
+        } => cmd_expand(&agent_dir, strategy, color),
         Command::Lsp => {
             lsp::run().map_err(|e| Fatal(format!("language server: {e}")))?;
             Ok(ExitCode::SUCCESS)
@@ -402,11 +409,24 @@ fn cmd_render(
     Ok(ExitCode::SUCCESS)
 }
 
-fn cmd_expand(dir: &Path, color: bool) -> Result<ExitCode, Fatal> {
+/// `expand --strategy`.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum StrategyArg {
+    Auto,
+    StraightLine,
+    Compact,
+}
+
+fn cmd_expand(dir: &Path, strategy: StrategyArg, color: bool) -> Result<ExitCode, Fatal> {
     let Some(registry) = registry_or_errors(dir, "generated", color)? else {
         return Ok(ExitCode::from(1));
     };
-    let source = codegen::pretty(codegen::generate(&registry), codegen::HEADER)?;
+    let strategy = match strategy {
+        StrategyArg::Auto => codegen::Strategy::Auto,
+        StrategyArg::StraightLine => codegen::Strategy::StraightLine,
+        StrategyArg::Compact => codegen::Strategy::Compact,
+    };
+    let source = codegen::pretty(codegen::generate_with(&registry, strategy), codegen::HEADER)?;
     std::io::stdout().lock().write_all(source.as_bytes())?;
     Ok(ExitCode::SUCCESS)
 }

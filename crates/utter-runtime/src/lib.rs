@@ -83,6 +83,7 @@ pub mod __private {
     pub use crate::delivery::Delivery;
     pub use crate::fast::{eq_bool, eq_float, eq_int, eq_str, holds, ord_float, ord_int, ord_str};
     pub use crate::memory::{Context, Entry, Reader};
+    pub use crate::program::Program;
     pub use crate::template::{Piece, Rendered, render};
     pub use crate::value::{CmpOp, EvalError, Value, ValueRef, compare};
 

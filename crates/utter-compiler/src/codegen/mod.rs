@@ -9,6 +9,7 @@
 //! (`::utter::...`), iteration orders sorted, no `unsafe` is emitted, and
 //! neither are redundant parentheses.
 
+pub mod compact;
 pub mod conditions;
 pub mod lookup;
 pub mod memory;
@@ -52,7 +53,7 @@ fn compiled_module(items: TokenStream) -> TokenStream {
             use ::core::option::Option::{self, None, Some};
             use ::core::result::Result::Ok;
             use ::utter::__private::{
-                Constant, Context, Delivery, Entry, Piece, Reader, Rendered, Response, Variant, compare,
+                Constant, Context, Delivery, Entry, Piece, Program, Reader, Rendered, Response, Variant, compare,
                 eq_bool, eq_float, eq_int, eq_str, holds, ord_float, ord_int, ord_str,
                 deliver as deliver_compiled, rendered as render_selected,
             };
@@ -70,12 +71,46 @@ fn compiled_module(items: TokenStream) -> TokenStream {
     }
 }
 
-/// The complete code for a registry.
+/// How responses are compiled.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Strategy {
+    /// Straight-line code up to [`COMPACT_ABOVE`] responses, compact beyond.
+    #[default]
+    Auto,
+    /// A selection function per response, texts as static pieces: the
+    /// fastest delivery, the longest build for large agents.
+    StraightLine,
+    /// Responses, conditions and texts as data walked by the runtime's
+    /// evaluator (the interpreter's): builds in a fraction of the time.
+    Compact,
+}
+
+/// Above this many responses, [`Strategy::Auto`] generates the compact form
+/// (chosen by measurement: see the README's build-cost table).
+pub const COMPACT_ABOVE: usize = 2_000;
+
+impl Strategy {
+    /// Whether an agent of `responses` responses is compiled compact.
+    pub fn is_compact(self, responses: usize) -> bool {
+        match self {
+            Strategy::Auto => responses > COMPACT_ABOVE,
+            Strategy::StraightLine => false,
+            Strategy::Compact => true,
+        }
+    }
+}
+
+/// The complete code for a registry, in the form [`Strategy::Auto`] picks.
+pub fn generate(registry: &Registry) -> TokenStream {
+    generate_with(registry, Strategy::Auto)
+}
+
+/// The complete code for a registry, compiled as `strategy` says.
 ///
 /// Texts, conditions and tables live in one private module whose imports
 /// are all absolute (`::utter::...`, `::core::...`), so the compiled items
 /// can use short names without depending on anything in the user's scope.
-pub fn generate(registry: &Registry) -> TokenStream {
+pub fn generate_with(registry: &Registry, strategy: Strategy) -> TokenStream {
     let names: Vec<String> = registry.responses.iter().map(|r| r.name.clone()).collect();
     let docs: Vec<Vec<String>> = registry
         .responses
@@ -96,7 +131,11 @@ pub fn generate(registry: &Registry) -> TokenStream {
     let common = lookup::common_items(&names, &docs, &bundled, &registry.skills);
     let entries = memory::entry_table(&registry.declarations);
     let typed = memory::typed_memory(&registry.declarations);
-    let compiled = responses::compiled_responses(registry, &mut conditions);
+    let compiled = if strategy.is_compact(registry.responses.len()) {
+        compact::compact_responses(registry)
+    } else {
+        responses::compiled_responses(registry, &mut conditions)
+    };
     let mut when_conditions = Vec::new();
     let skills = skills::skill_items(
         &registry.skills,
@@ -204,7 +243,15 @@ pub fn error_message(finding: &Finding, checked: &Checked, prefix: &str) -> Stri
 /// `compile_error!` at `span` plus the skeleton. `tracked` files are
 /// included as bytes so that editing one rebuilds the crate.
 pub fn expand(checked: &Checked, span: Span, tracked: &[&Path]) -> TokenStream {
-    expand_at(checked, span, tracked, "", false)
+    expand_at(checked, span, tracked, "", &ExpandOptions::default())
+}
+
+/// How `include_responses!` was asked to expand.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ExpandOptions {
+    /// Warnings are errors.
+    pub deny_warnings: bool,
+    pub strategy: Strategy,
 }
 
 /// A rustc warning at `span` carrying `message`, on stable Rust: the use of
@@ -234,8 +281,9 @@ pub fn expand_at(
     span: Span,
     tracked: &[&Path],
     prefix: &str,
-    deny_warnings: bool,
+    options: &ExpandOptions,
 ) -> TokenStream {
+    let deny_warnings = options.deny_warnings;
     let mut tracked: Vec<String> = tracked.iter().map(|p| p.display().to_string()).collect();
     tracked.sort();
     let tracking = tracked.iter().map(|p| {
@@ -265,7 +313,7 @@ pub fn expand_at(
             .collect()
     };
     let body = match lowered {
-        Ok(registry) => generate(&registry),
+        Ok(registry) => generate_with(&registry, options.strategy),
         Err(errors) => {
             let errors = errors.iter().map(|f| {
                 let message = lit_str(&error_message(f, checked, prefix));
@@ -290,13 +338,13 @@ pub const HEADER: &str = "// @generated by utter from the agent's responses.yml 
 pub fn include_responses(input: TokenStream) -> TokenStream {
     let MacroInput {
         literal,
-        deny_warnings,
+        options,
         without_bundled_defaults,
     } = match syn::parse2(input) {
         Ok(input) => input,
         Err(e) => {
             return quote_spanned!(e.span()=> ::core::compile_error!(
-                "include_responses! takes the agent folder as a string literal, relative to Cargo.toml, then optionally `deny_warnings` and `without_bundled_defaults`: include_responses!(\"agent\") or include_responses!(\"agent\", deny_warnings)"
+                "include_responses! takes the agent folder as a string literal, relative to Cargo.toml, then optionally `deny_warnings`, `without_bundled_defaults` and `compact` or `straight_line`: include_responses!(\"agent\") or include_responses!(\"agent\", deny_warnings)"
             ););
         }
     };
@@ -337,28 +385,48 @@ pub fn include_responses(input: TokenStream) -> TokenStream {
             || literal.value(),
             |p| p.to_string_lossy().replace('\\', "/"),
         );
-    expand_at(&checked, span, &absolute, &shown, deny_warnings)
+    expand_at(&checked, span, &absolute, &shown, &options)
 }
 
-/// `"agent"`, then options: `deny_warnings`, `without_bundled_defaults`.
+/// `"agent"`, then options: `deny_warnings`, `without_bundled_defaults`,
+/// `compact` or `straight_line`.
 struct MacroInput {
     literal: syn::LitStr,
-    deny_warnings: bool,
+    options: ExpandOptions,
     without_bundled_defaults: bool,
 }
 
 impl syn::parse::Parse for MacroInput {
     fn parse(input: syn::parse::ParseStream<'_>) -> syn::Result<Self> {
         let literal = input.parse()?;
-        let (mut deny_warnings, mut without_bundled_defaults) = (false, false);
+        let mut options = ExpandOptions::default();
+        let mut without_bundled_defaults = false;
         while input.parse::<Option<syn::Token![,]>>()?.is_some() && !input.is_empty() {
             let option: syn::Ident = input.parse()?;
-            if option == "deny_warnings" {
-                deny_warnings = true;
+            let strategy = if option == "deny_warnings" {
+                options.deny_warnings = true;
+                None
             } else if option == "without_bundled_defaults" {
                 without_bundled_defaults = true;
+                None
+            } else if option == "compact" {
+                Some(Strategy::Compact)
+            } else if option == "straight_line" {
+                Some(Strategy::StraightLine)
             } else {
-                return Err(syn::Error::new(option.span(), "unknown option"));
+                return Err(syn::Error::new(
+                    option.span(),
+                    "unknown option (expected `deny_warnings`, `without_bundled_defaults`, `compact` or `straight_line`)",
+                ));
+            };
+            if let Some(strategy) = strategy {
+                if options.strategy != Strategy::Auto {
+                    return Err(syn::Error::new(
+                        option.span(),
+                        "`compact` and `straight_line` exclude each other; give one",
+                    ));
+                }
+                options.strategy = strategy;
             }
         }
         if !input.is_empty() {
@@ -366,7 +434,7 @@ impl syn::parse::Parse for MacroInput {
         }
         Ok(MacroInput {
             literal,
-            deny_warnings,
+            options,
             without_bundled_defaults,
         })
     }
