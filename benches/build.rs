@@ -77,6 +77,10 @@ fn write_agent(dir: &Path, files: &[(String, String)]) {
 }
 
 fn generate(out: &Path, name: &str, files: &[(String, String)]) {
+    generate_as(out, name, files, codegen::Strategy::Auto);
+}
+
+fn generate_as(out: &Path, name: &str, files: &[(String, String)], strategy: codegen::Strategy) {
     write_agent(&out.join("agents").join(name), files);
     let project = ProjectFiles::from_files(
         files
@@ -87,7 +91,7 @@ fn generate(out: &Path, name: &str, files: &[(String, String)]) {
         .unwrap_or_else(|e| panic!("agent {name} is invalid: {:?}", e[0].one_line()));
     std::fs::write(
         out.join(format!("gen_{name}.rs")),
-        codegen::generate(&registry).to_string(),
+        codegen::generate_with(&registry, strategy).to_string(),
     )
     .expect("OUT_DIR is writable");
 }
@@ -113,10 +117,7 @@ fn main() {
             ),
         ],
     );
-    generate(
-        &out,
-        "typed",
-        &[
+    let typed = [
             (
                 "skills/bench/memory.yml".to_owned(),
                 TYPED_MEMORY.to_owned(),
@@ -129,9 +130,16 @@ fn main() {
                 "skills/bench/responses.yml".to_owned(),
                 BENCH_RESPONSES.replace("session.bench.reason < 5", "session.bench.note < 5"),
             ),
-        ],
-    );
+    ];
+    generate(&out, "typed", &typed);
+    // The same agent in the compact form large agents get.
+    generate_as(&out, "typed_compact", &typed, codegen::Strategy::Compact);
     for n in [10, 100, 1_000, 10_000] {
         generate(&out, &format!("n{n}"), &utter_synth::scaled_project(n, 3));
     }
+    // For the build-cost script only (benches/build_cost.py): no code.
+    write_agent(
+        &out.join("agents").join("n3000"),
+        &utter_synth::scaled_project(3_000, 3),
+    );
 }

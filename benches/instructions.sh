@@ -11,7 +11,7 @@ count() {
     valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" "$1" "$2" "$3" 2>&1 \
         | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
 }
-paths=(typed_deliver typed_render generated interpreter match)
+paths=(typed_deliver typed_render compact_deliver generated interpreter minijinja match)
 header="| case |"
 rule="| - |"
 for path in "${paths[@]}"; do

@@ -8,6 +8,7 @@ use std::sync::LazyLock;
 use divan::Bencher;
 use utter::{Context, SlotMemory};
 use utter_benches::{
+    typed_compact_memory, typed_compact_response,
     CASES, JinjaRegistry, agent_dir, bench_values, floor, generated, generated_for, scaled_name,
     scaled_values, typed_memory, typed_response,
 };
@@ -78,6 +79,22 @@ mod delivery {
                 let name = name_of(case);
                 let ctx = view.context();
                 b.bench_local(|| generated::typed::deliver_name(black_box(name), &ctx));
+            }
+        }
+    }
+
+    /// The typed path on the compact form (what agents above the
+    /// threshold get): the program walked by the runtime's evaluator.
+    #[divan::bench(args = CASE_NAMES)]
+    fn a_compact_deliver(b: Bencher, case: &str) {
+        let memory = typed_compact_memory();
+        let view = memory.view(generated::typed_compact::Skill::Bench);
+        match typed_compact_response(case) {
+            Some(response) => b.bench_local(|| view.deliver(black_box(response))),
+            None => {
+                let name = name_of(case);
+                let ctx = view.context();
+                b.bench_local(|| generated::typed_compact::deliver_name(black_box(name), &ctx));
             }
         }
     }

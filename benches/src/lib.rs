@@ -18,6 +18,10 @@ pub mod generated {
     pub mod typed {
         include!(concat!(env!("OUT_DIR"), "/gen_typed.rs"));
     }
+    /// The typed agent in compact form (data walked by the evaluator).
+    pub mod typed_compact {
+        include!(concat!(env!("OUT_DIR"), "/gen_typed_compact.rs"));
+    }
     pub mod n10 {
         include!(concat!(env!("OUT_DIR"), "/gen_n10.rs"));
     }
@@ -58,23 +62,43 @@ pub fn bench_values() -> Vec<(&'static str, &'static str, utter::Value)> {
     ]
 }
 
+/// The typed memory of the bench cases, for either form of the agent.
+macro_rules! typed_memory_of {
+    ($agent:ident) => {{
+        use generated::$agent::{Memory, Reason};
+        let mut memory = Memory::new();
+        memory.bench.reason = Some(Reason::Lost);
+        memory.bench.card = Some("Visa ending 4242".into());
+        memory.bench.count = Some(3);
+        memory.bench.fee = Some(2.5);
+        memory.bench.note = Some("x".into());
+        memory
+    }};
+}
+
 /// The typed memory of the `typed` agent, holding what [`bench_values`]
 /// holds (and a string in the `any` entry the error case orders).
 pub fn typed_memory() -> generated::typed::Memory {
-    use generated::typed::{Memory, Reason};
-    let mut memory = Memory::new();
-    memory.bench.reason = Some(Reason::Lost);
-    memory.bench.card = Some("Visa ending 4242".into());
-    memory.bench.count = Some(3);
-    memory.bench.fee = Some(2.5);
-    memory.bench.note = Some("x".into());
-    memory
+    typed_memory_of!(typed)
 }
+
+/// [`typed_memory`] for the compact form of the same agent.
+pub fn typed_compact_memory() -> generated::typed_compact::Memory {
+    typed_memory_of!(typed_compact)
+}
+
+
 
 /// The typed agent's response for a case (`None`: the missing name).
 pub fn typed_response(case: &str) -> Option<generated::typed::Response> {
     let name = CASES.iter().find(|(c, _)| *c == case)?.1;
     generated::typed::Response::from_name(name)
+}
+
+/// [`typed_response`] in the compact form of the agent.
+pub fn typed_compact_response(case: &str) -> Option<generated::typed_compact::Response> {
+    let name = CASES.iter().find(|(c, _)| *c == case)?.1;
+    generated::typed_compact::Response::from_name(name)
 }
 
 /// The floor: what a response costs when it is a string constant.

@@ -4,13 +4,15 @@
 //! iterations is the cost of one delivery (see `instructions.sh`).
 //!
 //! `instructions PATH CASE ITERATIONS`, PATH one of `typed_deliver`,
-//! `typed_render`, `generated`, `interpreter`, `match`.
+//! `typed_render`, `compact_deliver`, `generated`, `interpreter`,
+//! `minijinja`, `match`.
 
 use std::hint::black_box;
 
 use utter::{Context, SlotMemory};
 use utter_benches::{
-    CASES, agent_dir, bench_values, floor, generated, typed_memory, typed_response,
+    CASES, JinjaRegistry, agent_dir, bench_values, floor, generated, typed_compact_memory,
+    typed_compact_response, typed_memory, typed_response,
 };
 
 fn main() {
@@ -52,6 +54,26 @@ fn main() {
                     None => buffer.push_str(black_box(name)),
                 }
                 sum += buffer.len();
+            }
+        }
+        "compact_deliver" => {
+            let memory = typed_compact_memory();
+            let view = memory.view(generated::typed_compact::Skill::Bench);
+            let response = typed_compact_response(case);
+            for _ in 0..iterations {
+                sum += match response {
+                    Some(r) => view.deliver(black_box(r)).text.len(),
+                    None => generated::typed_compact::deliver_name(black_box(name), &view.context())
+                        .text
+                        .len(),
+                };
+            }
+        }
+        "minijinja" => {
+            let registry = JinjaRegistry::load(&agent_dir("bench"));
+            let ctx = JinjaRegistry::context(&bench_values(), "bench");
+            for _ in 0..iterations {
+                sum += registry.deliver(black_box(name), &ctx).len();
             }
         }
         "generated" => {

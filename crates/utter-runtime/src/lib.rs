@@ -93,6 +93,32 @@ pub mod __private {
         /// The text when it has no placeholder: delivered without rendering.
         pub literal: Option<&'static str>,
         pub rephrase: bool,
+        /// The capacity a rendered text starts with: its literal bytes plus
+        /// the longest number per placeholder (longer strings grow it).
+        pub capacity: usize,
+    }
+
+    /// A variant's text as straight-line code: literal pieces written as
+    /// they are, each placeholder read through the reader and written by
+    /// [`put`] (the same resolution [`render`] does piece by piece).
+    pub type Writer<R> = fn(&R, &mut dyn ::core::fmt::Write) -> ::core::fmt::Result;
+
+    /// Writes a placeholder's value, or `fallback` (the entry's
+    /// `unset_text`, else the placeholder as written) when it is unset.
+    #[inline]
+    pub fn put(
+        out: &mut dyn ::core::fmt::Write,
+        value: ValueRef<'_>,
+        fallback: &str,
+    ) -> ::core::fmt::Result {
+        match value {
+            ValueRef::None => out.write_str(fallback),
+            ValueRef::Str(text) => out.write_str(text),
+            other => {
+                let mut out = out;
+                crate::format::write_py_str(&mut out, other)
+            }
+        }
     }
 
     /// A compiled response: its variants in YAML order; selection is the
@@ -113,13 +139,15 @@ pub mod __private {
     }
 
     /// Delivers `response`: a constant one without selecting, any other
-    /// through its generated `select`, rendered from `reader`.
+    /// through its generated `select`, rendered from `reader` by the
+    /// variant's generated writer when it has one, else piece by piece.
     #[inline]
     pub fn deliver<R: Reader>(
         response: &'static Response,
         entries: &'static [Entry],
         reader: &R,
         select: impl FnOnce(&R) -> Option<usize>,
+        writer: impl FnOnce(usize) -> Option<Writer<R>>,
     ) -> Delivery<'static> {
         if let Some(constant) = &response.constant {
             return Delivery {
@@ -133,9 +161,15 @@ pub mod __private {
         match select(reader) {
             Some(index) => {
                 let variant = &response.variants[index];
-                let text = match variant.literal {
-                    Some(text) => ::std::borrow::Cow::Borrowed(text),
-                    None => render(variant.pieces, entries, reader),
+                let text = match (variant.literal, writer(index)) {
+                    (Some(text), _) => ::std::borrow::Cow::Borrowed(text),
+                    (None, Some(write)) => {
+                        let mut text = ::std::string::String::with_capacity(variant.capacity);
+                        // Writing into a String cannot fail.
+                        let _ = write(reader, &mut text);
+                        ::std::borrow::Cow::Owned(text)
+                    }
+                    (None, None) => render(variant.pieces, entries, reader),
                 };
                 Delivery {
                     text,
@@ -157,10 +191,11 @@ pub mod __private {
         entries: &'static [Entry],
         reader: &'r R,
         selected: Option<usize>,
+        writer: impl FnOnce(usize) -> Option<Writer<R>>,
     ) -> Rendered<'r, R> {
         Rendered::new(
             response.name,
-            selected.map(|index| (index, &response.variants[index])),
+            selected.map(|index| (index, &response.variants[index], writer(index))),
             entries,
             reader,
         )

@@ -12,7 +12,8 @@
 //! - a response record: name (text), default variant (`u32::MAX`: none),
 //!   variant count, then each variant: condition offset in `code`
 //!   (`u32::MAX`: unconditioned), rephrase (`u8`), piece count, byte
-//!   length of the pieces, the pieces.
+//!   length of the pieces, capacity of the rendered text (its literal
+//!   bytes plus the longest number per placeholder), the pieces.
 //! - a piece: `u8` tag, then `TEXT` text | `SESSION` entry id, raw text |
 //!   `BARE` candidate count, candidate ids, raw text.
 //! - a condition node: `u8` tag, then `OR`/`AND` end offset, child count,
@@ -29,7 +30,7 @@ use std::fmt::{self, Write};
 
 use crate::delivery::Delivery;
 use crate::memory::{Entry, Reader};
-use crate::template::{Resolved, bare_entry, render_resolved, resolve_entry};
+use crate::template::{Resolved, bare_entry, resolve_entry};
 use crate::value::{CmpOp, EvalError, ValueRef, compare};
 
 /// Piece tags.
@@ -80,24 +81,29 @@ struct Cursor<'a> {
 }
 
 impl<'a> Cursor<'a> {
+    #[inline]
     fn bytes<const N: usize>(&mut self) -> Option<[u8; N]> {
         let bytes = self.code.get(self.at..self.at.checked_add(N)?)?;
         self.at += N;
         bytes.try_into().ok()
     }
 
+    #[inline]
     fn u8(&mut self) -> Option<u8> {
         self.bytes::<1>().map(|[b]| b)
     }
 
+    #[inline]
     fn u32(&mut self) -> Option<u32> {
         self.bytes().map(u32::from_le_bytes)
     }
 
+    #[inline]
     fn index(&mut self) -> Option<usize> {
         self.u32().map(|n| n as usize)
     }
 
+    #[inline]
     fn u64(&mut self) -> Option<u64> {
         self.bytes().map(u64::from_le_bytes)
     }
@@ -109,6 +115,8 @@ struct VariantRecord {
     condition: u32,
     rephrase: bool,
     piece_count: usize,
+    /// What the rendered text's `String` starts with.
+    capacity: usize,
     /// Offset of the first piece in `code`.
     pieces_at: usize,
 }
@@ -127,6 +135,7 @@ impl From<EvalError> for Stop {
 }
 
 impl<'a> Program<'a> {
+    #[inline]
     fn text(&self, cursor: &mut Cursor<'_>) -> Option<&'a str> {
         let offset = cursor.index()?;
         let len = cursor.index()?;
@@ -166,12 +175,14 @@ impl<'a> Program<'a> {
             let rephrase = cursor.u8()? != 0;
             let piece_count = cursor.index()?;
             let len = cursor.index()?;
+            let capacity = cursor.index()?;
             let pieces_at = cursor.at;
             cursor.at = cursor.at.checked_add(len)?;
             Some(VariantRecord {
                 condition,
                 rephrase,
                 piece_count,
+                capacity,
                 pieces_at,
             })
         });
@@ -417,11 +428,13 @@ impl<'a> Program<'a> {
         entries: &[Entry<N, V>],
         reader: &R,
     ) -> String {
-        let program: Program<'_> = *self;
-        render_resolved(
-            program.resolved(variant.0, entries, reader),
-            variant.0.piece_count,
-        )
+        // One pass into a buffer of the variant's capacity (a long string
+        // value grows it): measured faster than resolving every piece to
+        // size the buffer exactly first.
+        let mut text = String::with_capacity(variant.0.capacity);
+        // Writing into a String cannot fail.
+        let _ = self.write_variant(&mut text, variant, entries, reader);
+        text
     }
 
     /// Writes a variant chosen by [`Program::rendered`] into `out`.

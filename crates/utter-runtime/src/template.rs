@@ -4,6 +4,7 @@
 use std::borrow::Cow;
 use std::fmt::{self, Write};
 
+use crate::__private::Writer;
 use crate::delivery::Delivery;
 use crate::format::{py_str_len_bound, write_py_str};
 use crate::memory::{Entry, Reader};
@@ -189,35 +190,48 @@ pub struct Rendered<'r, R> {
     pub variant: Option<usize>,
     /// Whether the selected variant asks to be reworded.
     pub rephrase: bool,
-    body: Body,
+    body: Body<R>,
     entries: &'static [Entry],
     reader: &'r R,
 }
 
 /// What a [`Rendered`] writes.
-#[derive(Clone, Copy)]
-enum Body {
+enum Body<R> {
     /// Text without placeholders (also the fail-closed name).
     Literal(&'static str),
     /// Pieces of straight-line generated code.
     Pieces(&'static [Piece]),
+    /// A variant's generated writer (straight-line code).
+    Written(Writer<R>, usize),
     /// A variant of a compact (table-driven) agent.
     Compact(Program<'static>, CompactVariant),
 }
+
+impl<R> Clone for Body<R> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<R> Copy for Body<R> {}
 
 impl<'r, R: Reader> Rendered<'r, R> {
     #[doc(hidden)]
     pub fn new(
         response: &'static str,
-        selected: Option<(usize, &'static crate::__private::Variant)>,
+        selected: Option<(usize, &'static crate::__private::Variant, Option<Writer<R>>)>,
         entries: &'static [Entry],
         reader: &'r R,
     ) -> Self {
         let (variant, rephrase, body) = match selected {
-            Some((index, v)) => (
+            Some((index, v, writer)) => (
                 Some(index),
                 v.rephrase,
-                v.literal.map_or(Body::Pieces(v.pieces), Body::Literal),
+                match (v.literal, writer) {
+                    (Some(text), _) => Body::Literal(text),
+                    (None, Some(write)) => Body::Written(write, v.capacity),
+                    (None, None) => Body::Pieces(v.pieces),
+                },
             ),
             // The fail-closed text is the name itself.
             None => (None, false, Body::Literal(response)),
@@ -272,6 +286,7 @@ impl<'r, R: Reader> Rendered<'r, R> {
         match self.body {
             Body::Literal(text) => out.write_str(text),
             Body::Pieces(pieces) => write_pieces(out, pieces, self.entries, self.reader),
+            Body::Written(write, _) => write(self.reader, out),
             Body::Compact(program, variant) => {
                 program.write_variant(out, variant, self.entries, self.reader)
             }
@@ -286,6 +301,12 @@ impl<'r, R: Reader> Rendered<'r, R> {
                 text: match self.body {
                     Body::Literal(text) => Cow::Borrowed(text),
                     Body::Pieces(pieces) => render(pieces, self.entries, self.reader),
+                    Body::Written(write, capacity) => {
+                        let mut text = String::with_capacity(capacity);
+                        // Writing into a String cannot fail.
+                        let _ = write(self.reader, &mut text);
+                        Cow::Owned(text)
+                    }
                     Body::Compact(program, variant) => {
                         Cow::Owned(program.render_variant(variant, self.entries, self.reader))
                     }

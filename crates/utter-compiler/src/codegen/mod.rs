@@ -54,9 +54,10 @@ fn compiled_module(items: TokenStream) -> TokenStream {
             use ::core::result::Result::Ok;
             use ::utter::__private::{
                 Constant, Context, Delivery, Entry, Piece, Program, Reader, Rendered, Response, Variant, compare,
-                eq_bool, eq_float, eq_int, eq_str, holds, ord_float, ord_int, ord_str,
+                eq_bool, eq_float, eq_int, eq_str, holds, ord_float, ord_int, ord_str, put, Writer,
                 deliver as deliver_compiled, rendered as render_selected,
             };
+            use ::core::fmt::Write;
             use ::utter::{CmpOp::{Eq, Ge, Gt, Le, Lt, Ne}, EntryType, py_eq};
             use ::utter::Piece::{Bare, Session, Text};
             use ::utter::ValueRef as V;

@@ -8,9 +8,10 @@ use quote::{format_ident, quote};
 
 use super::conditions::{Conditions, fallible};
 use super::lit_str;
+use crate::encode::rendered_capacity;
 use crate::lower::{Registry, Response};
 use crate::names::doc_text;
-use utter::Piece;
+use utter::{Entry, Piece};
 
 fn piece(p: &Piece<String, Vec<usize>>) -> TokenStream {
     match p {
@@ -72,16 +73,91 @@ fn constant_delivery(response: &Response) -> Option<(&str, usize, bool)> {
     Some((text, index, variant.rephrase))
 }
 
-/// Per response: its items (texts, selection fn) and its table entry.
+/// What a placeholder reading entry `id` writes when it is unset: the
+/// entry's `unset_text`, else the placeholder as written.
+fn fallback<'a>(entries: &'a [Entry<String, Vec<String>>], id: usize, raw: &'a str) -> &'a str {
+    entries
+        .get(id)
+        .and_then(|e| e.unset_text.as_deref())
+        .unwrap_or(raw)
+}
+
+/// A variant's text as straight-line writes: literal pieces as they are,
+/// each placeholder through `put` (a `{name}` placeholder picks its entry
+/// by the active skill, as `render` does: the skill's own entry of that
+/// name, else the project's).
+fn writer_body(
+    pieces: &[Piece<String, Vec<usize>>],
+    entries: &[Entry<String, Vec<String>>],
+) -> TokenStream {
+    let read = |id: usize, raw: &str| {
+        let entry = format_ident!("E{}", id);
+        let fallback = lit_str(fallback(entries, id, raw));
+        quote!(put(out, r.value(&#entry), #fallback)?;)
+    };
+    let writes = pieces.iter().map(|piece| match piece {
+        Piece::Text(text) => {
+            let text = lit_str(text);
+            quote!(out.write_str(#text)?;)
+        }
+        Piece::Session { entry, raw } => match entries.get(*entry) {
+            Some(_) => read(*entry, raw),
+            None => {
+                let raw = lit_str(raw);
+                quote!(out.write_str(#raw)?;)
+            }
+        },
+        Piece::Bare { candidates, raw } => {
+            let named = |id: &usize| entries.get(*id).map(|e| (*id, e.namespace.as_str()));
+            let project = candidates
+                .iter()
+                .filter_map(named)
+                .find(|(_, ns)| *ns == "project");
+            let arms = candidates
+                .iter()
+                .filter_map(named)
+                .filter(|(_, ns)| *ns != "project")
+                .map(|(id, ns)| {
+                    let ns = lit_str(ns);
+                    let write = read(id, raw);
+                    quote!(Some(#ns) => { #write })
+                });
+            let otherwise = match project {
+                Some((id, _)) => read(id, raw),
+                None => {
+                    let raw = lit_str(raw);
+                    quote!(out.write_str(#raw)?;)
+                }
+            };
+            let arms: Vec<TokenStream> = arms.collect();
+            if arms.is_empty() {
+                otherwise
+            } else {
+                quote! {
+                    match r.skill_id() {
+                        #(#arms)*
+                        _ => { #otherwise }
+                    }
+                }
+            }
+        }
+    });
+    quote!(#(#writes)* Ok(()))
+}
+
+/// Per response: its items (texts, selection fn, writers), its table entry,
+/// and the `writer` match arms of its interpolated variants.
 fn response_items(
     index: usize,
     response: &Response,
     conditions: &mut Conditions<'_>,
-) -> (TokenStream, TokenStream) {
+    entries: &[Entry<String, Vec<String>>],
+) -> (TokenStream, TokenStream, Vec<TokenStream>) {
     let name = lit_str(&response.name);
     let mut items = Vec::new();
     let mut variants = Vec::new();
     let mut branches = Vec::new();
+    let mut writers = Vec::new();
     for (v, variant) in response.variants.iter().enumerate() {
         let text = format_ident!("T{}_{}", index, v);
         let pieces: Vec<TokenStream> = variant.pieces.iter().map(piece).collect();
@@ -93,9 +169,24 @@ fn response_items(
                 let t = lit_str(t);
                 quote!(Some(#t))
             }
-            None => quote!(None),
+            None => {
+                let write = format_ident!("w{}_{}", index, v);
+                let body = writer_body(&variant.pieces, entries);
+                items.push(quote! {
+                    fn #write<R: Reader>(r: &R, out: &mut dyn Write) -> ::core::fmt::Result {
+                        #body
+                    }
+                });
+                let (response, variant) = (
+                    Literal::usize_unsuffixed(index),
+                    Literal::usize_unsuffixed(v),
+                );
+                writers.push(quote!((#response, #variant) => Some(#write::<R>)));
+                quote!(None)
+            }
         };
-        variants.push(quote!(Variant { pieces: &#text, literal: #literal, rephrase: #rephrase }));
+        let capacity = Literal::usize_unsuffixed(rendered_capacity(&variant.pieces));
+        variants.push(quote!(Variant { pieces: &#text, literal: #literal, rephrase: #rephrase, capacity: #capacity }));
         if let Some(condition) = &variant.condition {
             let test = conditions.condition(condition);
             let test = if fallible(condition) {
@@ -135,7 +226,7 @@ fn response_items(
         None => quote!(None),
     };
     let entry = quote!(Response { name: #name, variants: &[#(#variants),*], constant: #constant });
-    (quote!(#(#items)*), entry)
+    (quote!(#(#items)*), entry, writers)
 }
 
 /// The entry points of a project with errors: every response falls back to
@@ -143,16 +234,27 @@ fn response_items(
 pub fn skeleton_responses(names: &[String]) -> TokenStream {
     let count = Literal::usize_unsuffixed(names.len());
     let names = names.iter().map(|n| lit_str(n));
-    let entry_points = entry_points(quote!(None));
+    let entry_points = entry_points(quote!(None), &[]);
     quote! {
         pub static RESPONSES: [Response; #count] = [#(Response { name: #names, variants: &[], constant: None }),*];
         #entry_points
     }
 }
 
-/// `deliver` and `rendered` over `select` (whose body is `select_body`).
-fn entry_points(select_body: TokenStream) -> TokenStream {
+/// `deliver` and `rendered` over `select` (whose body is `select_body`)
+/// and `writer` (whose match arms are `writers`).
+fn entry_points(select_body: TokenStream, writers: &[TokenStream]) -> TokenStream {
     quote! {
+        /// The generated writer of variant `variant` of response number
+        /// `response`, if its text has placeholders.
+        #[inline]
+        fn writer<R: Reader>(response: usize, variant: usize) -> Option<Writer<R>> {
+            match (response, variant) {
+                #(#writers,)*
+                _ => None,
+            }
+        }
+
         /// The variant of response number `response` to deliver.
         #[inline]
         pub fn select<R: Reader>(response: usize, r: &R) -> Option<usize> {
@@ -162,13 +264,13 @@ fn entry_points(select_body: TokenStream) -> TokenStream {
         /// Delivers response number `response` from `r`.
         #[inline]
         pub fn deliver<R: Reader>(response: usize, r: &R) -> Delivery<'static> {
-            deliver_compiled(&RESPONSES[response], &ENTRIES, r, |r| select(response, r))
+            deliver_compiled(&RESPONSES[response], &ENTRIES, r, |r| select(response, r), |variant| writer::<R>(response, variant))
         }
 
         /// Selects response number `response` without rendering it.
         #[inline]
         pub fn rendered<R: Reader>(response: usize, r: &R) -> Rendered<'_, R> {
-            render_selected(&RESPONSES[response], &ENTRIES, r, select(response, r))
+            render_selected(&RESPONSES[response], &ENTRIES, r, select(response, r), |variant| writer::<R>(response, variant))
         }
     }
 }
@@ -177,24 +279,30 @@ fn entry_points(select_body: TokenStream) -> TokenStream {
 /// fns, the response table) and the generic entry points `select`,
 /// `deliver` and `rendered` over any reader.
 pub fn compiled_responses(registry: &Registry, conditions: &mut Conditions<'_>) -> TokenStream {
-    let (items, table): (Vec<TokenStream>, Vec<TokenStream>) = registry
-        .responses
-        .iter()
-        .enumerate()
-        .map(|(i, r)| response_items(i, r, conditions))
-        .unzip();
+    let mut items = Vec::new();
+    let mut table = Vec::new();
+    let mut writers = Vec::new();
+    for (i, response) in registry.responses.iter().enumerate() {
+        let (item, entry, writer) = response_items(i, response, conditions, &registry.entries);
+        items.push(item);
+        table.push(entry);
+        writers.extend(writer);
+    }
     let count = Literal::usize_unsuffixed(registry.responses.len());
     let arms = (0..registry.responses.len()).map(|i| {
         let select = format_ident!("s{}", i);
         let i = Literal::usize_unsuffixed(i);
         quote!(#i => #select(r))
     });
-    let entry_points = entry_points(quote! {
-        match response {
-            #(#arms,)*
-            _ => None,
-        }
-    });
+    let entry_points = entry_points(
+        quote! {
+            match response {
+                #(#arms,)*
+                _ => None,
+            }
+        },
+        &writers,
+    );
     quote! {
         pub static RESPONSES: [Response; #count] = [#(#table),*];
 
