@@ -77,8 +77,8 @@ def measure(n, form, work, env):
     return row
 
 
-def main():
-    sizes = [int(a) for a in sys.argv[1:]] or [1000, 3000, 10000]
+def table(sizes):
+    """The Markdown table for `sizes`, each row printed as it is measured."""
     subprocess.run(["cargo", "build", "-q", "--release", "--lib"], cwd=HERE, check=True)
     work = HERE / "target" / "buildcost"
     work.mkdir(parents=True, exist_ok=True)
@@ -96,7 +96,12 @@ def main():
                     f"{r['release_full']:.1f} s | {r['release_edit']:.1f} s | {r['size'] / 1048576:.1f} MiB |")
             print(line, flush=True)
             lines.append(line)
-    text = "\n".join(lines) + "\n"
+    return lines
+
+
+def main():
+    sizes = [int(a) for a in sys.argv[1:]] or [1000, 3000, 10000]
+    text = "\n".join(table(sizes)) + "\n"
     (HERE / "BUILD-COST.md").write_text(text)
     print(text)
 

@@ -6,7 +6,8 @@
     python3 benches/report.py --quick      # fewer samples, no build-time scaling
 
 Steps: the divan delivery benchmarks (medians, ratios), process start-up to
-first delivery, and crate build time / binary size for N = 10 .. 10,000.
+first delivery, and (build_cost.py) crate build time / binary size for
+N = 1,000 .. 10,000 in both forms of generated code.
 """
 import os
 import re
@@ -18,6 +19,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+COMPACT_ABOVE = 2000  # utter_compiler::codegen::COMPACT_ABOVE
 QUICK = "--quick" in sys.argv
 REFERENCE = "--reference" in sys.argv
 UNITS = {"ps": 1e-3, "ns": 1.0, "µs": 1e3, "us": 1e3, "ms": 1e6, "s": 1e9}
@@ -57,7 +59,8 @@ def median_wall(cmd, runs):
 
 
 def agents_dir():
-    return next((HERE / "target" / "release" / "build").glob("utter-benches-*/out/agents"))
+    found = (HERE / "target" / "release" / "build").glob("utter-benches-*/out/agents")
+    return max(found, key=lambda p: p.stat().st_mtime)
 
 
 def reference(*args):
@@ -76,40 +79,6 @@ def startup():
             reference("first", str(agents_dir()), "10")  # installs the venv once
             rows[n]["py"] = median_wall([str(HERE / "reference" / "run.sh"), "first", str(agents_dir()), str(n)], max(3, runs // 4))
     return rows
-
-
-def build_scaling():
-    """Crate build time (dev and release) and binary size for each N."""
-    work = HERE / "target" / "scaling"
-    target = work / "target"
-    results = {}
-    agents = agents_dir()
-    for n in (10, 100, 1000, 10000):
-        crate = work / f"n{n}"
-        (crate / "src").mkdir(parents=True, exist_ok=True)
-        rel = os.path.relpath(agents / f"n{n}", crate)
-        (crate / "Cargo.toml").write_text(
-            f'[package]\nname = "scaled-n{n}"\nversion = "0.0.0"\nedition = "2024"\n\n'
-            f'[dependencies]\nutter = {{ path = "{HERE.parent / "crates" / "utter"}" }}\n\n[workspace]\n'
-        )
-        (crate / "src" / "main.rs").write_text(
-            f'mod responses {{\n    utter::include_responses!("{rel}");\n}}\n\n'
-            'fn main() {\n    let memory = responses::memory();\n    let ctx = utter::Context::new(&memory);\n'
-            '    let name = std::env::args().nth(1).unwrap_or_default();\n'
-            '    println!("{}", responses::deliver_name(&name, &ctx).text);\n}\n'
-        )
-        env = dict(os.environ, CARGO_TARGET_DIR=str(target))
-        row = {}
-        for profile, flags in (("dev", []), ("release", ["--release"])):
-            # Dependencies first, so the timing is this crate alone.
-            subprocess.run(["cargo", "build", "-q", *flags], cwd=crate, env=env, check=True)
-            (crate / "src" / "main.rs").touch()
-            start = time.perf_counter()
-            subprocess.run(["cargo", "build", "-q", *flags], cwd=crate, env=env, check=True)
-            row[profile] = time.perf_counter() - start
-        row["size"] = (target / "release" / f"scaled-n{n}").stat().st_size
-        results[n] = row
-    return results
 
 
 def fmt_ns(v):
@@ -163,26 +132,35 @@ def main():
     (HERE / "target").mkdir(exist_ok=True)
     (HERE / "target" / "divan.txt").write_text(raw)
     cases = ["literal", "first_true", "last_true", "default_after_10", "error_skipped", "three_placeholders", "missing_name"]
+    paths = [("(a)", "a_generated"), ("(a-typed)", "a_typed_deliver"), ("(a-render)", "a_typed_render"),
+             ("(a-compact)", "a_compact_deliver"), ("(b)", "b_interpreter"), ("(c)", "c_minijinja"), ("(d)", "d_match")]
     lines = ["## Delivery (median per delivery, one run)", "",
-             "| case | (a) generated | (b) interpreter | (c) minijinja | (d) match | (b)/(a) | (c)/(a) | (a)/(d) |",
-             "| - | - | - | - | - | - | - | - |"]
+             "(a) generated, by name through `Context`; (a-typed) `view.deliver(Response::X)` on typed memory; "
+             "(a-render) the same view rendering into a reused `String`; (a-compact) (a-typed) on the compact form; "
+             "(b) the interpreter; (c) minijinja; (d) a bare `match`.", "",
+             "| case | " + " | ".join(label for label, _ in paths) + " | (a-typed)/(d) | (c)/(a-typed) |",
+             "| - |" + " - |" * (len(paths) + 2)]
     for case in cases:
-        a, b, c, d = (medians[f"delivery/{k}/{case}"] for k in ("a_generated", "b_interpreter", "c_minijinja", "d_match"))
-        lines.append(f"| {case} | {fmt_ns(a)} | {fmt_ns(b)} | {fmt_ns(c)} | {fmt_ns(d)} | {b / a:.1f}× | {c / a:.1f}× | {a / d:.1f}× |")
+        m = {label: medians[f"delivery/{key}/{case}"] for label, key in paths}
+        lines.append(f"| {case} | " + " | ".join(fmt_ns(m[label]) for label, _ in paths)
+                     + f" | {m['(a-typed)'] / m['(d)']:.1f}× | {m['(c)'] / m['(a-typed)']:.0f}× |")
     if REFERENCE:
         import json
         py = json.loads(reference("delivery", str(agents_dir())))
         lines += ["", "## The reference engine (rasa-pro 3.21.0, CPython 3.11): select_variant + substitute_memory_placeholders", "",
-                  "| case | reference (Python) | (a) generated | reference/(a) |", "| - | - | - | - |"]
+                  "| case | reference (Python) | (a-typed) | reference/(a-typed) | (a-compact) | reference/(a-compact) |",
+                  "| - | - | - | - | - | - |"]
         for case in cases:
-            a = medians[f"delivery/a_generated/{case}"]
-            lines.append(f"| {case} | {fmt_ns(py[case])} | {fmt_ns(a)} | {py[case] / a:,.0f}× |")
+            t = medians[f"delivery/a_typed_deliver/{case}"]
+            k = medians[f"delivery/a_compact_deliver/{case}"]
+            lines.append(f"| {case} | {fmt_ns(py[case])} | {fmt_ns(t)} | {py[case] / t:,.0f}× | {fmt_ns(k)} | {py[case] / k:,.0f}× |")
         lines += ["", f"`ResponseRegistry.from_yaml` of the case file: {fmt_ns(py['from_yaml'])}; "
                       f"one `evaluate_expression`: {fmt_ns(py['condition'])}."]
     sizes = [10, 100, 1000, 10000]
     series = {label: [medians.get(f"scaling/{key}/{n}", 0.0) for n in sizes]
               for label, key in (("(a) generated", "a_generated"), ("(b) interpreter", "b_interpreter"), ("(c) minijinja", "c_minijinja"))}
     lines += ["", "## Scaling: a middle response of N (3 variants each, two placeholders)", "",
+              f"(a) is straight-line code up to {COMPACT_ABOVE:,} responses, the compact form beyond.", "",
               "| N | (a) generated | (b) interpreter | (c) minijinja | expansion (read + check + generate) |",
               "| - | - | - | - | - |"]
     for i, n in enumerate(sizes):
@@ -198,11 +176,9 @@ def main():
         a = f"{r['a']:.2f} ms" if r["a"] else "—"
         lines.append(f"| {n:,} | {a} | {r['b']:.2f} ms | {r['c']:.2f} ms |{py}")
     if not QUICK:
-        build = build_scaling()
+        import build_cost
         lines += ["", "## Build cost of a crate using include_responses! (the crate alone, dependencies built)", "",
-                  "| N | dev build | release build | release binary |", "| - | - | - | - |"]
-        for n, r in build.items():
-            lines.append(f"| {n:,} | {r['dev']:.1f} s | {r['release']:.1f} s | {r['size'] / 1024:.0f} KiB |")
+                  *build_cost.table([1000, 3000, 10000])]
     text = "\n".join(lines) + "\n"
     (HERE / "RESULTS.md").write_text(text)
     print(text)

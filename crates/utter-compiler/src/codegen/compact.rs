@@ -43,5 +43,17 @@ pub fn compact_responses(registry: &Registry) -> TokenStream {
         pub fn rendered<R: Reader>(response: usize, r: &R) -> Rendered<'_, R> {
             Rendered::compact(PROGRAM, response, &ENTRIES, r)
         }
+
+        /// [`deliver`], as the typed view calls it.
+        #[inline]
+        pub fn deliver_view<R: Reader>(response: usize, r: &R) -> Delivery<'static> {
+            deliver(response, r)
+        }
+
+        /// [`rendered`], as the typed view calls it.
+        #[inline]
+        pub fn rendered_view<R: Reader>(response: usize, r: &R) -> Rendered<'_, R> {
+            rendered(response, r)
+        }
     }
 }

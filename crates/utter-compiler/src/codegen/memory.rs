@@ -447,14 +447,14 @@ pub fn typed_memory(decls: &[MemoryDecl]) -> TokenStream {
             /// Delivers `response` (one allocation when the text is interpolated).
             #[inline]
             pub fn deliver(&self, response: Response) -> ::utter::Delivery<'static> {
-                __utter_compiled::deliver(response.index(), self)
+                __utter_compiled::deliver_view(response.index(), self)
             }
 
             /// Selects `response` without rendering it: `Display` (or
             /// `write_to`) writes the text into your buffer, allocation-free.
             #[inline]
             pub fn render(&self, response: Response) -> ::utter::Rendered<'_, Self> {
-                __utter_compiled::rendered(response.index(), self)
+                __utter_compiled::rendered_view(response.index(), self)
             }
         }
 

@@ -172,6 +172,9 @@ fn response_items(
             None => {
                 let write = format_ident!("w{}_{}", index, v);
                 let body = writer_body(&variant.pieces, entries);
+                // Instantiated for the typed view only (the entry points over
+                // any reader render piece by piece): one instance each,
+                // which halves the build cost of writers.
                 items.push(quote! {
                     fn #write<R: Reader>(r: &R, out: &mut dyn Write) -> ::core::fmt::Result {
                         #body
@@ -241,8 +244,9 @@ pub fn skeleton_responses(names: &[String]) -> TokenStream {
     }
 }
 
-/// `deliver` and `rendered` over `select` (whose body is `select_body`)
-/// and `writer` (whose match arms are `writers`).
+/// `deliver` and `rendered` over `select` (whose body is `select_body`),
+/// over any reader (texts rendered piece by piece) and over the typed view
+/// (through `writer`, whose match arms are `writers`).
 fn entry_points(select_body: TokenStream, writers: &[TokenStream]) -> TokenStream {
     quote! {
         /// The generated writer of variant `variant` of response number
@@ -255,6 +259,18 @@ fn entry_points(select_body: TokenStream, writers: &[TokenStream]) -> TokenStrea
             }
         }
 
+        /// [`deliver`] through the generated writers: what the typed view calls.
+        #[inline]
+        pub fn deliver_view<R: Reader>(response: usize, r: &R) -> Delivery<'static> {
+            deliver_compiled(&RESPONSES[response], &ENTRIES, r, |r| select(response, r), |variant| writer::<R>(response, variant))
+        }
+
+        /// [`rendered`] through the generated writers: what the typed view calls.
+        #[inline]
+        pub fn rendered_view<R: Reader>(response: usize, r: &R) -> Rendered<'_, R> {
+            render_selected(&RESPONSES[response], &ENTRIES, r, select(response, r), |variant| writer::<R>(response, variant))
+        }
+
         /// The variant of response number `response` to deliver.
         #[inline]
         pub fn select<R: Reader>(response: usize, r: &R) -> Option<usize> {
@@ -264,13 +280,13 @@ fn entry_points(select_body: TokenStream, writers: &[TokenStream]) -> TokenStrea
         /// Delivers response number `response` from `r`.
         #[inline]
         pub fn deliver<R: Reader>(response: usize, r: &R) -> Delivery<'static> {
-            deliver_compiled(&RESPONSES[response], &ENTRIES, r, |r| select(response, r), |variant| writer::<R>(response, variant))
+            deliver_compiled(&RESPONSES[response], &ENTRIES, r, |r| select(response, r), |_| None)
         }
 
         /// Selects response number `response` without rendering it.
         #[inline]
         pub fn rendered<R: Reader>(response: usize, r: &R) -> Rendered<'_, R> {
-            render_selected(&RESPONSES[response], &ENTRIES, r, select(response, r), |variant| writer::<R>(response, variant))
+            render_selected(&RESPONSES[response], &ENTRIES, r, select(response, r), |_| None)
         }
     }
 }
