@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-COMPACT_ABOVE = 2000  # utter_compiler::codegen::COMPACT_ABOVE
+COMPACT_ABOVE = 1000  # utter_compiler::codegen::COMPACT_ABOVE
 QUICK = "--quick" in sys.argv
 REFERENCE = "--reference" in sys.argv
 UNITS = {"ps": 1e-3, "ns": 1.0, "µs": 1e3, "us": 1e3, "ms": 1e6, "s": 1e9}

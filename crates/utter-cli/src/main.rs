@@ -79,7 +79,7 @@ enum Command {
         /// The agent folder.
         #[arg(default_value = ".")]
         agent_dir: PathBuf,
-        /// How responses are compiled: by size (compact above 2,000
+        /// How responses are compiled: by size (compact above 1,000
         /// responses), straight-line code, or compact data.
         #[arg(long, value_enum, default_value_t = StrategyArg::Auto)]
         strategy: StrategyArg,

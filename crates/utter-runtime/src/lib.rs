@@ -103,6 +103,30 @@ pub mod __private {
     /// [`put`] (the same resolution [`render`] does piece by piece).
     pub type Writer<R> = fn(&R, &mut dyn ::core::fmt::Write) -> ::core::fmt::Result;
 
+    /// One piece of a variant's text as its generated writer sees it.
+    #[derive(Clone, Copy)]
+    pub enum Part<'v> {
+        Text(&'static str),
+        /// A placeholder's value, and what to write when it is unset.
+        Value(ValueRef<'v>, &'static str),
+    }
+
+    /// Writes the parts of a text in order: what a generated writer calls
+    /// (one call expression each, cheap to compile).
+    #[inline]
+    pub fn write_parts(
+        out: &mut dyn ::core::fmt::Write,
+        parts: &[Part<'_>],
+    ) -> ::core::fmt::Result {
+        for part in parts {
+            match *part {
+                Part::Text(text) => out.write_str(text)?,
+                Part::Value(value, fallback) => put(out, value, fallback)?,
+            }
+        }
+        Ok(())
+    }
+
     /// Writes a placeholder's value, or `fallback` (the entry's
     /// `unset_text`, else the placeholder as written) when it is unset.
     #[inline]

@@ -54,7 +54,7 @@ fn compiled_module(items: TokenStream) -> TokenStream {
             use ::core::result::Result::Ok;
             use ::utter::__private::{
                 Constant, Context, Delivery, Entry, Piece, Program, Reader, Rendered, Response, Variant, compare,
-                eq_bool, eq_float, eq_int, eq_str, holds, ord_float, ord_int, ord_str, put, Writer,
+                eq_bool, eq_float, eq_int, eq_str, holds, ord_float, ord_int, ord_str, Part, write_parts, Writer,
                 deliver as deliver_compiled, rendered as render_selected,
             };
             use ::core::fmt::Write;
@@ -88,7 +88,7 @@ pub enum Strategy {
 
 /// Above this many responses, [`Strategy::Auto`] generates the compact form
 /// (chosen by measurement: see the README's build-cost table).
-pub const COMPACT_ABOVE: usize = 2_000;
+pub const COMPACT_ABOVE: usize = 1_000;
 
 impl Strategy {
     /// Whether an agent of `responses` responses is compiled compact.

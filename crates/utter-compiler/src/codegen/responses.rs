@@ -82,10 +82,10 @@ fn fallback<'a>(entries: &'a [Entry<String, Vec<String>>], id: usize, raw: &'a s
         .unwrap_or(raw)
 }
 
-/// A variant's text as straight-line writes: literal pieces as they are,
-/// each placeholder through `put` (a `{name}` placeholder picks its entry
-/// by the active skill, as `render` does: the skill's own entry of that
-/// name, else the project's).
+/// A variant's text as the parts its writer writes in one call: literal
+/// pieces as they are, each placeholder read through the reader (a `{name}`
+/// placeholder picks its entry by the active skill, as `render` does: the
+/// skill's own entry of that name, else the project's).
 fn writer_body(
     pieces: &[Piece<String, Vec<usize>>],
     entries: &[Entry<String, Vec<String>>],
@@ -93,19 +93,17 @@ fn writer_body(
     let read = |id: usize, raw: &str| {
         let entry = format_ident!("E{}", id);
         let fallback = lit_str(fallback(entries, id, raw));
-        quote!(put(out, r.value(&#entry), #fallback)?;)
+        quote!(Part::Value(r.value(&#entry), #fallback))
     };
-    let writes = pieces.iter().map(|piece| match piece {
-        Piece::Text(text) => {
-            let text = lit_str(text);
-            quote!(out.write_str(#text)?;)
-        }
+    let unread = |raw: &str| {
+        let raw = lit_str(raw);
+        quote!(Part::Text(#raw))
+    };
+    let parts = pieces.iter().map(|piece| match piece {
+        Piece::Text(text) => unread(text),
         Piece::Session { entry, raw } => match entries.get(*entry) {
             Some(_) => read(*entry, raw),
-            None => {
-                let raw = lit_str(raw);
-                quote!(out.write_str(#raw)?;)
-            }
+            None => unread(raw),
         },
         Piece::Bare { candidates, raw } => {
             let named = |id: &usize| entries.get(*id).map(|e| (*id, e.namespace.as_str()));
@@ -113,36 +111,28 @@ fn writer_body(
                 .iter()
                 .filter_map(named)
                 .find(|(_, ns)| *ns == "project");
-            let arms = candidates
+            let arms: Vec<TokenStream> = candidates
                 .iter()
                 .filter_map(named)
                 .filter(|(_, ns)| *ns != "project")
                 .map(|(id, ns)| {
                     let ns = lit_str(ns);
-                    let write = read(id, raw);
-                    quote!(Some(#ns) => { #write })
-                });
+                    let read = read(id, raw);
+                    quote!(Some(#ns) => #read,)
+                })
+                .collect();
             let otherwise = match project {
                 Some((id, _)) => read(id, raw),
-                None => {
-                    let raw = lit_str(raw);
-                    quote!(out.write_str(#raw)?;)
-                }
+                None => unread(raw),
             };
-            let arms: Vec<TokenStream> = arms.collect();
             if arms.is_empty() {
                 otherwise
             } else {
-                quote! {
-                    match r.skill_id() {
-                        #(#arms)*
-                        _ => { #otherwise }
-                    }
-                }
+                quote!(match r.skill_id() { #(#arms)* _ => #otherwise })
             }
         }
     });
-    quote!(#(#writes)* Ok(()))
+    quote!(write_parts(out, &[#(#parts),*]))
 }
 
 /// Per response: its items (texts, selection fn, writers), its table entry,
