@@ -11,7 +11,8 @@ use std::hint::black_box;
 
 use utter::{Context, SlotMemory};
 use utter_benches::{
-    CASES, JinjaRegistry, agent_dir, bench_values, floor, generated, typed_compact_memory,
+    CASES, JinjaRegistry, agent_dir, bench_values, floor, generated, generated_for, scaled_name,
+    scaled_values, typed_compact_memory,
     typed_compact_response, typed_memory, typed_response,
 };
 
@@ -22,6 +23,23 @@ fn main() {
         std::process::exit(2);
     };
     let iterations: usize = iterations.parse().expect("a number of iterations");
+    if let Some(n) = path.strip_prefix("scaled_") {
+        // The scaling benchmark's delivery: a middle response of N.
+        let n: usize = n.parse().expect("scaled_N");
+        let (deliver, entries) = generated_for(n).expect("a compiled size");
+        let mut memory = SlotMemory::new(entries);
+        for (ns, entry, value) in scaled_values() {
+            memory.set(ns, entry, value).expect("declared");
+        }
+        let ctx = Context::for_skill_id(&memory, "bench", &["bench"]).expect("a skill");
+        let name = scaled_name(n);
+        let mut sum = 0;
+        for _ in 0..iterations {
+            sum += deliver(black_box(&name), &ctx).text.len();
+        }
+        black_box(sum);
+        return;
+    }
     let name = CASES
         .iter()
         .find(|(c, _)| c == case)

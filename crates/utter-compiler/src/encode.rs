@@ -5,8 +5,8 @@
 use std::collections::HashMap;
 
 use utter::program::{
-    ABSENT, AND, BARE, COMPARE, FALSE, FLOAT, INT, NONE, NOT, OPERATORS, OR, Program, REF, SESSION,
-    STR, TEXT, TRUE,
+    ABSENT, AND, BARE, CMP_LIT, COMPARE, FALSE, FLOAT, INT, NONE, NOT, OPERATORS, OR, Program, REF,
+    SESSION, STR, TEXT, TRUE,
 };
 use utter::{CmpOp, Piece};
 
@@ -144,6 +144,15 @@ impl ProgramData {
                 self.code.push(NOT);
                 self.condition(inner);
             }
+            // `entry <op> literal` (or `literal ==/!= entry`): one node.
+            Expr::Compare { first, rest } if ref_literal(first, rest).is_some() => {
+                if let Some((op, id, literal)) = ref_literal(first, rest) {
+                    self.code.push(CMP_LIT);
+                    self.code.push(operator(op));
+                    self.u32(u32_of(id));
+                    self.condition(literal);
+                }
+            }
             Expr::Compare { first, rest } => {
                 self.code.push(COMPARE);
                 let end_at = self.code.len();
@@ -192,6 +201,21 @@ pub fn rendered_capacity(pieces: &[Piece<String, Vec<usize>>]) -> usize {
             Piece::Session { .. } | Piece::Bare { .. } => 24,
         })
         .sum()
+}
+
+/// A comparison of one entry with one literal, as `(op, entry, literal)`
+/// (equality is symmetric; an ordering keeps Python's operand order).
+fn ref_literal<'e>(
+    first: &'e Expr<usize>,
+    rest: &'e [(CmpOp, Expr<usize>)],
+) -> Option<(CmpOp, usize, &'e Expr<usize>)> {
+    match (first, rest) {
+        (Expr::Ref(id), [(op, literal @ Expr::Lit(_))]) => Some((*op, *id, literal)),
+        (literal @ Expr::Lit(_), [(op @ (CmpOp::Eq | CmpOp::Ne), Expr::Ref(id))]) => {
+            Some((*op, *id, literal))
+        }
+        _ => None,
+    }
 }
 
 /// The byte of a comparison operator.

@@ -56,7 +56,7 @@ pub fn write_py_repr(out: &mut impl Write, value: ValueRef<'_>) -> fmt::Result {
                 ValueRef::None => out.write_str("None")?,
                 ValueRef::Bool(true) => out.write_str("True")?,
                 ValueRef::Bool(false) => out.write_str("False")?,
-                ValueRef::Int(i) => write!(out, "{i}")?,
+                ValueRef::Int(i) => write_int(out, i)?,
                 ValueRef::Float(f) => write_py_float(out, f)?,
                 ValueRef::Str(s) => write_py_str_repr(out, s)?,
                 ValueRef::List(items) => {
@@ -103,6 +103,26 @@ pub fn write_py_repr(out: &mut impl Write, value: ValueRef<'_>) -> fmt::Result {
             },
         }
     }
+}
+
+/// An `int` in decimal, without `core::fmt`'s machinery.
+fn write_int(out: &mut impl Write, i: i64) -> fmt::Result {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut rest = i.unsigned_abs();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    if i < 0 {
+        out.write_char('-')?;
+    }
+    // ASCII digits are UTF-8.
+    out.write_str(core::str::from_utf8(&digits[at..]).map_err(|_| fmt::Error)?)
 }
 
 /// `str(value)` into a new `String`.
@@ -330,6 +350,9 @@ mod tests {
         assert_eq!(s(Value::Bool(true)), "True");
         assert_eq!(s(Value::None), "None");
         assert_eq!(s(Value::Int(-42)), "-42");
+        for i in [0, 7, -7, 10, 99, -100, i64::MAX, i64::MIN, 1 << 53] {
+            assert_eq!(s(Value::Int(i)), i.to_string());
+        }
         assert_eq!(s(Value::from("plain")), "plain");
         assert_eq!(s(Value::from(vec!["a", "b"])), "['a', 'b']");
         assert_eq!(s(Value::from(vec!["it's"])), "[\"it's\"]");

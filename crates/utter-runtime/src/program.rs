@@ -20,7 +20,7 @@
 //!   children | `NOT` child | `COMPARE` end offset, operand count after the
 //!   first, first operand, then per operand `u8` operator and the operand |
 //!   `REF` entry id | `NONE`, `TRUE`, `FALSE` | `INT` `i64` | `FLOAT` `f64`
-//!   bits | `STR` text.
+//!   bits | `STR` text | `CMP_LIT` `u8` operator, entry id, literal node.
 //!
 //! Decoding is bounds-checked: data that does not decode selects nothing
 //! (the response's name is delivered) instead of panicking.
@@ -29,6 +29,7 @@ use std::borrow::Cow;
 use std::fmt::{self, Write};
 
 use crate::delivery::Delivery;
+use crate::fast::{eq_bool, eq_float, eq_int, eq_str, ord_float, ord_int, ord_str};
 use crate::memory::{Entry, Reader};
 use crate::template::{Resolved, bare_entry, resolve_entry};
 use crate::value::{CmpOp, EvalError, ValueRef, compare};
@@ -49,6 +50,10 @@ pub const FALSE: u8 = 8;
 pub const INT: u8 = 9;
 pub const FLOAT: u8 = 10;
 pub const STR: u8 = 11;
+/// `entry <op> literal` (one comparison, the most common condition):
+/// operator byte, entry id, then the literal node. Compared by the helpers
+/// straight-line code calls, which equal the general `compare`.
+pub const CMP_LIT: u8 = 12;
 /// "No condition" / "no default".
 pub const ABSENT: u32 = u32::MAX;
 
@@ -238,6 +243,16 @@ impl<'a> Program<'a> {
                     next = after;
                 }
                 return Ok((ValueRef::Bool(true), end));
+            }
+            CMP_LIT => {
+                let op = cursor.u8().ok_or(Stop::Malformed)?;
+                let op = *OPERATORS.get(op as usize).ok_or(Stop::Malformed)?;
+                let id = cursor.index().ok_or(Stop::Malformed)?;
+                let value = entries
+                    .get(id)
+                    .map_or(ValueRef::None, |entry| reader.value(entry));
+                let (literal, after) = self.eval(cursor.at, entries, reader)?;
+                return Ok((ValueRef::Bool(compare_literal(op, value, literal)?), after));
             }
             REF => {
                 let id = cursor.index().ok_or(Stop::Malformed)?;
@@ -456,6 +471,28 @@ impl<'a> Program<'a> {
     }
 }
 
+/// `value <op> literal` by the specialised helpers (each property-tested
+/// equal to the general [`compare`], which takes every other case).
+#[inline]
+fn compare_literal(
+    op: CmpOp,
+    value: ValueRef<'_>,
+    literal: ValueRef<'_>,
+) -> Result<bool, EvalError> {
+    let equal = match (op, literal) {
+        (CmpOp::Eq | CmpOp::Ne, ValueRef::Str(s)) => eq_str(value, s),
+        (CmpOp::Eq | CmpOp::Ne, ValueRef::Int(i)) => eq_int(value, i),
+        (CmpOp::Eq | CmpOp::Ne, ValueRef::Float(f)) => eq_float(value, f),
+        (CmpOp::Eq | CmpOp::Ne, ValueRef::Bool(b)) => eq_bool(value, b),
+        (CmpOp::Eq | CmpOp::Ne, ValueRef::None) => value.is_none(),
+        (_, ValueRef::Int(i)) => return ord_int(op, value, i),
+        (_, ValueRef::Float(f)) => return ord_float(op, value, f),
+        (_, ValueRef::Str(s)) => return ord_str(op, value, s),
+        _ => return compare(op, value, literal),
+    };
+    Ok(equal == (op == CmpOp::Eq))
+}
+
 /// An end offset read from the data: past `at`, so evaluation only ever
 /// moves forward (data that says otherwise does not decode).
 fn forward(end: Option<usize>, at: usize) -> Result<usize, Stop> {
@@ -563,8 +600,34 @@ mod tests {
         assert_eq!(program.select(1, &ENTRIES, &Context::new(&small)), None);
     }
 
+    fn scalar() -> impl Strategy<Value = crate::value::Value> {
+        use crate::value::Value;
+        prop_oneof![
+            Just(Value::None),
+            any::<bool>().prop_map(Value::Bool),
+            prop_oneof![any::<i64>(), -3i64..3].prop_map(Value::Int),
+            prop_oneof![any::<f64>(), Just(1.0), Just(f64::NAN)].prop_map(Value::Float),
+            "[a-c]{0,2}".prop_map(Value::Str),
+        ]
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        /// The specialised comparison of an entry with a literal is the
+        /// general rule.
+        #[test]
+        fn literal_comparisons_are_the_general_rule(
+            value in scalar(),
+            literal in scalar(),
+            op in 0usize..6,
+        ) {
+            let op = OPERATORS[op];
+            prop_assert_eq!(
+                compare_literal(op, value.as_ref(), literal.as_ref()),
+                compare(op, value.as_ref(), literal.as_ref())
+            );
+        }
 
         /// Data that does not decode never panics: it selects nothing, or
         /// whatever it happens to say, and renders what it can.
