@@ -114,6 +114,14 @@ impl<'a> Cursor<'a> {
     }
 }
 
+/// The little-endian `u32` at `at` of a fixed-size record.
+#[inline]
+fn le32<const N: usize>(record: &[u8; N], at: usize) -> u32 {
+    let mut bytes = [0; 4];
+    bytes.copy_from_slice(&record[at..at + 4]);
+    u32::from_le_bytes(bytes)
+}
+
 /// One variant of a response record.
 #[derive(Clone, Copy)]
 struct VariantRecord {
@@ -176,18 +184,16 @@ impl<'a> Program<'a> {
         let default = cursor.u32()?;
         let count = cursor.index()?;
         let variants = (0..count).map(move |_| {
-            let condition = cursor.u32()?;
-            let rephrase = cursor.u8()? != 0;
-            let piece_count = cursor.index()?;
-            let len = cursor.index()?;
-            let capacity = cursor.index()?;
+            // The fixed part of the record, bounds-checked once.
+            let record: [u8; 17] = cursor.bytes()?;
+            let len = le32(&record, 9) as usize;
             let pieces_at = cursor.at;
             cursor.at = cursor.at.checked_add(len)?;
             Some(VariantRecord {
-                condition,
-                rephrase,
-                piece_count,
-                capacity,
+                condition: le32(&record, 0),
+                rephrase: record[4] != 0,
+                piece_count: le32(&record, 5) as usize,
+                capacity: le32(&record, 13) as usize,
                 pieces_at,
             })
         });
@@ -245,14 +251,19 @@ impl<'a> Program<'a> {
                 return Ok((ValueRef::Bool(true), end));
             }
             CMP_LIT => {
-                let op = cursor.u8().ok_or(Stop::Malformed)?;
+                let [op, id @ ..]: [u8; 5] = cursor.bytes().ok_or(Stop::Malformed)?;
                 let op = *OPERATORS.get(op as usize).ok_or(Stop::Malformed)?;
-                let id = cursor.index().ok_or(Stop::Malformed)?;
-                let value = entries
-                    .get(id)
-                    .map_or(ValueRef::None, |entry| reader.value(entry));
-                let (literal, after) = self.eval(cursor.at, entries, reader)?;
-                return Ok((ValueRef::Bool(compare_literal(op, value, literal)?), after));
+                let id = u32::from_le_bytes(id) as usize;
+                let value = match entries.get(id) {
+                    Some(entry) => reader.value(entry),
+                    None => ValueRef::None,
+                };
+                let tag = cursor.u8().ok_or(Stop::Malformed)?;
+                let literal = self.literal_node(tag, &mut cursor)?;
+                return Ok((
+                    ValueRef::Bool(compare_literal(op, value, literal)?),
+                    cursor.at,
+                ));
             }
             REF => {
                 let id = cursor.index().ok_or(Stop::Malformed)?;
@@ -260,15 +271,23 @@ impl<'a> Program<'a> {
                     .get(id)
                     .map_or(ValueRef::None, |entry| reader.value(entry))
             }
+            literal => self.literal_node(literal, &mut cursor)?,
+        };
+        Ok((value, cursor.at))
+    }
+
+    /// A literal node (`NONE` to `STR`) whose tag has been read.
+    #[inline]
+    fn literal_node(self, tag: u8, cursor: &mut Cursor<'_>) -> Result<ValueRef<'a>, Stop> {
+        Ok(match tag {
             NONE => ValueRef::None,
             TRUE => ValueRef::Bool(true),
             FALSE => ValueRef::Bool(false),
             INT => ValueRef::Int(cursor.u64().ok_or(Stop::Malformed)? as i64),
             FLOAT => ValueRef::Float(f64::from_bits(cursor.u64().ok_or(Stop::Malformed)?)),
-            STR => ValueRef::Str(self.text(&mut cursor).ok_or(Stop::Malformed)?),
+            STR => ValueRef::Str(self.text(cursor).ok_or(Stop::Malformed)?),
             _ => return Err(Stop::Malformed),
-        };
-        Ok((value, cursor.at))
+        })
     }
 
     /// Whether the condition at `at` holds: its value is truthy; an
