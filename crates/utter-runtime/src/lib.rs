@@ -185,15 +185,18 @@ pub mod __private {
         match select(reader) {
             Some(index) => {
                 let variant = &response.variants[index];
-                let text = match (variant.literal, writer(index)) {
-                    (Some(text), _) => ::std::borrow::Cow::Borrowed(text),
-                    (None, Some(write)) => {
-                        let mut text = ::std::string::String::with_capacity(variant.capacity);
-                        // Writing into a String cannot fail.
-                        let _ = write(reader, &mut text);
-                        ::std::borrow::Cow::Owned(text)
-                    }
-                    (None, None) => render(variant.pieces, entries, reader),
+                // The writer is looked up only for a text with placeholders.
+                let text = match variant.literal {
+                    Some(text) => ::std::borrow::Cow::Borrowed(text),
+                    None => match writer(index) {
+                        Some(write) => {
+                            let mut text = ::std::string::String::with_capacity(variant.capacity);
+                            // Writing into a String cannot fail.
+                            let _ = write(reader, &mut text);
+                            ::std::borrow::Cow::Owned(text)
+                        }
+                        None => render(variant.pieces, entries, reader),
+                    },
                 };
                 Delivery {
                     text,
@@ -217,12 +220,16 @@ pub mod __private {
         selected: Option<usize>,
         writer: impl FnOnce(usize) -> Option<Writer<R>>,
     ) -> Rendered<'r, R> {
-        Rendered::new(
-            response.name,
-            selected.map(|index| (index, &response.variants[index], writer(index))),
-            entries,
-            reader,
-        )
+        let selected = selected.map(|index| {
+            let variant = &response.variants[index];
+            let write = if variant.literal.is_none() {
+                writer(index)
+            } else {
+                None
+            };
+            (index, variant, write)
+        });
+        Rendered::new(response.name, selected, entries, reader)
     }
 
     /// A text field as memory reads it.
