@@ -160,7 +160,7 @@ def main():
     series = {label: [medians.get(f"scaling/{key}/{n}", 0.0) for n in sizes]
               for label, key in (("(a) generated", "a_generated"), ("(b) interpreter", "b_interpreter"), ("(c) minijinja", "c_minijinja"))}
     lines += ["", "## Scaling: a middle response of N (3 variants each, two placeholders)", "",
-              f"(a) is straight-line code up to {COMPACT_ABOVE:,} responses, the compact form beyond.", "",
+              f"(a) is straight-line code up to {COMPACT_ABOVE:,} responses (the bundled system responses count), the compact form beyond: N = 1,000 and 10,000 here are compact.", "",
               "| N | (a) generated | (b) interpreter | (c) minijinja | expansion (read + check + generate) |",
               "| - | - | - | - | - |"]
     for i, n in enumerate(sizes):
