@@ -1,4 +1,5 @@
 //! The program evaluator on hand-encoded and corrupted data.
+
 use super::*;
 use crate::memory::{Context, MapMemory, Visibility};
 use crate::types::EntryType;
