@@ -92,7 +92,7 @@ impl ProgramData {
             self.u32(u32_of(variant.pieces.len()));
             let len_at = self.code.len();
             self.u32(0);
-            self.u32(u32_of(rendered_capacity(&variant.pieces)));
+            self.u32(u32_of(utter::text_capacity(&variant.pieces)));
             let start = self.code.len();
             for piece in &variant.pieces {
                 self.piece(piece);
@@ -188,19 +188,6 @@ impl ProgramData {
         }
         at
     }
-}
-
-/// The capacity a variant's rendered text starts with: its literal bytes
-/// and the longest number (24 bytes) per placeholder. (Shared by both
-/// forms of generated code.)
-pub fn rendered_capacity(pieces: &[Piece<String, Vec<usize>>]) -> usize {
-    pieces
-        .iter()
-        .map(|piece| match piece {
-            Piece::Text(text) => text.len(),
-            Piece::Session { .. } | Piece::Bare { .. } => 24,
-        })
-        .sum()
 }
 
 /// A comparison of one entry with one literal, as `(op, entry, literal)`

@@ -27,7 +27,7 @@ pub use memory::{
     Visibility, find_entry,
 };
 pub use skill::{SkillResponses, StepKind, StepResponse, ToolResponses, WhenTrigger};
-pub use template::{Piece, Rendered, literal_text, render};
+pub use template::{Piece, Rendered, literal_text, render, text_capacity};
 pub use types::{EntryType, SetError, UnknownValue};
 pub use value::{CmpOp, EvalError, MAX_VALUE_DEPTH, Value, ValueRef, compare, py_eq, value_depth};
 

@@ -6,7 +6,7 @@ use std::fmt::{self, Write};
 
 use crate::__private::Writer;
 use crate::delivery::Delivery;
-use crate::format::{py_str_len_bound, write_py_str};
+use crate::format::{LONGEST_NUMBER, write_py_str};
 use crate::memory::{Entry, Reader};
 use crate::program::{CompactVariant, Program};
 use crate::value::ValueRef;
@@ -32,14 +32,6 @@ pub(crate) enum Resolved<'p, 'v> {
 }
 
 impl Resolved<'_, '_> {
-    /// An upper bound of the written length (exact but for numbers).
-    fn len_bound(self) -> usize {
-        match self {
-            Resolved::Text(text) => text.len(),
-            Resolved::Value(value) => py_str_len_bound(value),
-        }
-    }
-
     pub(crate) fn write(self, out: &mut impl Write) -> fmt::Result {
         match self {
             Resolved::Text(text) => out.write_str(text),
@@ -103,9 +95,6 @@ impl<S: AsRef<str>, C: AsRef<[usize]>> Piece<S, C> {
     }
 }
 
-/// Texts of up to this many pieces are resolved once, on the stack.
-const RESOLVED_ON_STACK: usize = 16;
-
 /// The text of `pieces` when it has no placeholder (no pieces, or one
 /// literal): what [`render`] borrows as it is, and what the code generator
 /// delivers as a constant.
@@ -117,9 +106,24 @@ pub fn literal_text<S: AsRef<str>, C>(pieces: &[Piece<S, C>]) -> Option<&str> {
     }
 }
 
+/// The capacity a rendered text's `String` starts with: its literal bytes
+/// and the longest number (24 bytes, `-2.2250738585072014e-308`) per
+/// placeholder; a longer string value grows it. The one rule every form of
+/// rendering sizes its buffer by.
+pub fn text_capacity<S: AsRef<str>, C>(pieces: &[Piece<S, C>]) -> usize {
+    pieces
+        .iter()
+        .map(|piece| match piece {
+            Piece::Text(text) => text.as_ref().len(),
+            Piece::Session { .. } | Piece::Bare { .. } => LONGEST_NUMBER,
+        })
+        .sum()
+}
+
 /// Renders `pieces` for the view. A single literal piece is borrowed as it
-/// is; anything else is written into one `String`, allocated once at an
-/// upper bound of its length (numbers are formatted only once).
+/// is; anything else is written in one pass into one `String` of
+/// [`text_capacity`] (measured faster than resolving every piece first to
+/// size the buffer exactly; every piece is resolved once).
 pub fn render<'a, S: AsRef<str>, C: AsRef<[usize]>, N: AsRef<str>, V, R: Reader>(
     pieces: &'a [Piece<S, C>],
     entries: &[Entry<N, V>],
@@ -127,43 +131,12 @@ pub fn render<'a, S: AsRef<str>, C: AsRef<[usize]>, N: AsRef<str>, V, R: Reader>
 ) -> Cow<'a, str> {
     match literal_text(pieces) {
         Some(text) => Cow::Borrowed(text),
-        None => Cow::Owned(render_resolved(
-            pieces.iter().map(|piece| piece.resolve(entries, ctx)),
-            pieces.len(),
-        )),
-    }
-}
-
-/// Writes `count` resolved pieces into a new `String` of their length
-/// bound. Up to [`RESOLVED_ON_STACK`] pieces are resolved once, on the
-/// stack (sized from the resolutions, then written from them); longer
-/// texts resolve twice rather than allocate a second buffer.
-pub(crate) fn render_resolved<'p, 'v>(
-    pieces: impl Iterator<Item = Resolved<'p, 'v>> + Clone,
-    count: usize,
-) -> String {
-    if count <= RESOLVED_ON_STACK {
-        let mut resolved = [Resolved::Text(""); RESOLVED_ON_STACK];
-        let mut capacity = 0;
-        let mut filled = 0;
-        for (slot, piece) in resolved.iter_mut().zip(pieces) {
-            *slot = piece;
-            capacity += piece.len_bound();
-            filled += 1;
-        }
-        let mut out = String::with_capacity(capacity);
-        for piece in &resolved[..filled] {
+        None => {
+            let mut out = String::with_capacity(text_capacity(pieces));
             // Writing into a String cannot fail.
-            let _ = piece.write(&mut out);
+            let _ = write_pieces(&mut out, pieces, entries, ctx);
+            Cow::Owned(out)
         }
-        out
-    } else {
-        let capacity = pieces.clone().map(Resolved::len_bound).sum();
-        let mut out = String::with_capacity(capacity);
-        for piece in pieces {
-            let _ = piece.write(&mut out);
-        }
-        out
     }
 }
 

@@ -8,7 +8,6 @@ use quote::{format_ident, quote};
 
 use super::conditions::{Conditions, fallible};
 use super::lit_str;
-use crate::encode::rendered_capacity;
 use crate::lower::{Registry, Response};
 use crate::names::doc_text;
 use utter::{Entry, Piece};
@@ -178,7 +177,7 @@ fn response_items(
                 quote!(None)
             }
         };
-        let capacity = Literal::usize_unsuffixed(rendered_capacity(&variant.pieces));
+        let capacity = Literal::usize_unsuffixed(utter::text_capacity(&variant.pieces));
         variants.push(quote!(Variant { pieces: &#text, literal: #literal, rephrase: #rephrase, capacity: #capacity }));
         if let Some(condition) = &variant.condition {
             let test = conditions.condition(condition);
