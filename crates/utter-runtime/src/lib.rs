@@ -98,10 +98,12 @@ pub mod __private {
         pub capacity: usize,
     }
 
-    /// A variant's text as straight-line code: literal pieces written as
-    /// they are, each placeholder read through the reader and written by
-    /// [`put`] (the same resolution [`render`] does piece by piece).
-    pub type Writer<R> = fn(&R, &mut dyn ::core::fmt::Write) -> ::core::fmt::Result;
+    /// A variant's text as straight-line code: its parts (literal pieces as
+    /// they are, each placeholder read through the reader) handed to `emit`
+    /// in one slice, so the caller writes them with its own concrete
+    /// `fmt::Write` (one indirect call a text, not one a piece).
+    pub type Writer<R> =
+        fn(&R, &mut dyn FnMut(&[Part<'_>]) -> ::core::fmt::Result) -> ::core::fmt::Result;
 
     /// One piece of a variant's text as its generated writer sees it.
     #[derive(Clone, Copy)]
@@ -111,11 +113,10 @@ pub mod __private {
         Value(ValueRef<'v>, &'static str),
     }
 
-    /// Writes the parts of a text in order: what a generated writer calls
-    /// (one call expression each, cheap to compile).
+    /// Writes the parts of a text in order.
     #[inline]
     pub fn write_parts(
-        out: &mut dyn ::core::fmt::Write,
+        out: &mut impl ::core::fmt::Write,
         parts: &[Part<'_>],
     ) -> ::core::fmt::Result {
         for part in parts {
@@ -131,17 +132,14 @@ pub mod __private {
     /// `unset_text`, else the placeholder as written) when it is unset.
     #[inline]
     pub fn put(
-        out: &mut dyn ::core::fmt::Write,
+        out: &mut impl ::core::fmt::Write,
         value: ValueRef<'_>,
         fallback: &str,
     ) -> ::core::fmt::Result {
         match value {
             ValueRef::None => out.write_str(fallback),
             ValueRef::Str(text) => out.write_str(text),
-            other => {
-                let mut out = out;
-                crate::format::write_py_str(&mut out, other)
-            }
+            other => crate::format::write_py_str(out, other),
         }
     }
 
@@ -192,7 +190,7 @@ pub mod __private {
                         Some(write) => {
                             let mut text = ::std::string::String::with_capacity(variant.capacity);
                             // Writing into a String cannot fail.
-                            let _ = write(reader, &mut text);
+                            let _ = write(reader, &mut |parts| write_parts(&mut text, parts));
                             ::std::borrow::Cow::Owned(text)
                         }
                         None => render(variant.pieces, entries, reader),

@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 use std::fmt::{self, Write};
 
-use crate::__private::Writer;
+use crate::__private::{Writer, write_parts};
 use crate::delivery::Delivery;
 use crate::format::{LONGEST_NUMBER, write_py_str};
 use crate::memory::{Entry, Reader};
@@ -259,7 +259,7 @@ impl<'r, R: Reader> Rendered<'r, R> {
         match self.body {
             Body::Literal(text) => out.write_str(text),
             Body::Pieces(pieces) => write_pieces(out, pieces, self.entries, self.reader),
-            Body::Written(write, _) => write(self.reader, out),
+            Body::Written(write, _) => write(self.reader, &mut |parts| write_parts(out, parts)),
             Body::Compact(program, variant) => {
                 program.write_variant(out, variant, self.entries, self.reader)
             }
@@ -277,7 +277,7 @@ impl<'r, R: Reader> Rendered<'r, R> {
                     Body::Written(write, capacity) => {
                         let mut text = String::with_capacity(capacity);
                         // Writing into a String cannot fail.
-                        let _ = write(self.reader, &mut text);
+                        let _ = write(self.reader, &mut |parts| write_parts(&mut text, parts));
                         Cow::Owned(text)
                     }
                     Body::Compact(program, variant) => {

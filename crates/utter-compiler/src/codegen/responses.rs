@@ -131,7 +131,7 @@ fn writer_body(
             }
         }
     });
-    quote!(write_parts(out, &[#(#parts),*]))
+    quote!(emit(&[#(#parts),*]))
 }
 
 /// Per response: its items (texts, selection fn, writers), its table entry,
@@ -165,7 +165,7 @@ fn response_items(
                 // any reader render piece by piece): one instance each,
                 // which halves the build cost of writers.
                 items.push(quote! {
-                    fn #write<R: Reader>(r: &R, out: &mut dyn Write) -> ::core::fmt::Result {
+                    fn #write<R: Reader>(r: &R, emit: &mut dyn FnMut(&[Part<'_>]) -> ::core::fmt::Result) -> ::core::fmt::Result {
                         #body
                     }
                 });
