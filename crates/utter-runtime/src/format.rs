@@ -136,13 +136,14 @@ fn write_py_float(out: &mut impl Write, f: f64) -> fmt::Result {
         Some(rest) => ("-", rest),
         None => ("", text),
     };
-    if let Some((mantissa, exponent)) = digits.split_once('e') {
+    // A byte search: the text is at most 24 ASCII bytes.
+    if let Some(e) = digits.bytes().position(|b| b == b'e') {
         // `1.5e-7` -> `1.5e-07`, `1e16` is written `1e+16` by both.
-        let (exponent_sign, exponent_digits) = exponent.split_at(1);
+        let (mantissa, exponent) = digits.split_at(e);
+        let exponent_digits = exponent.get(2..).unwrap_or_default();
         out.write_str(sign)?;
         out.write_str(mantissa)?;
-        out.write_char('e')?;
-        out.write_str(exponent_sign)?;
+        out.write_str(exponent.get(..2).unwrap_or_default())?;
         if exponent_digits.len() < 2 {
             out.write_char('0')?;
         }
