@@ -4,8 +4,11 @@
 //!    into raw responses and memory declarations.
 //! 2. [`validate`]: check every file (conditions parsed by [`condition`],
 //!    placeholders by [`template`]), merge the registry; findings accumulate.
-//! 3. [`lower`]: an error-free project into the registry IR.
-//! 4. Run it: [`interpret`] delivers at run time; `codegen` emits Rust.
+//! 3. [`lower`](mod@lower): an error-free project into the registry IR,
+//!    and [`encode`] it as a program for the runtime's evaluator.
+//! 4. Run it: [`interpret`] delivers at run time (on that program);
+//!    `codegen` emits Rust (straight-line code, or the program itself for
+//!    large agents).
 #![forbid(unsafe_code)]
 
 pub mod bundled;
