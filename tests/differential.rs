@@ -270,34 +270,30 @@ fn hashed_name_lookup_finds_every_response_and_nothing_else() {
     assert!(!d.fallback && d.text.starts_with("Response 7"), "{d:?}");
 }
 
+/// The widest condition of `$agent` holds for 127 and not for 128.
+macro_rules! widest_condition_holds {
+    ($agent:ident) => {{
+        let mut memory = $agent::Memory::new();
+        let deliver = |memory: &$agent::Memory| {
+            memory
+                .view($agent::Skill::S)
+                .deliver($agent::Response::UtterWide)
+                .text
+                .into_owned()
+        };
+        memory.s.n = Some(127);
+        assert_eq!(deliver(&memory), "wide");
+        memory.s.n = Some(128);
+        assert_eq!(deliver(&memory), "narrow");
+    }};
+}
+
 #[test]
 fn the_widest_condition_compiles_and_holds() {
-    let mut memory = wide::Memory::new();
-    memory.s.n = Some(127);
-    let deliver = |memory: &wide::Memory| {
-        memory
-            .view(wide::Skill::S)
-            .deliver(wide::Response::UtterWide)
-            .text
-            .into_owned()
-    };
-    assert_eq!(deliver(&memory), "wide");
-    memory.s.n = Some(128);
-    assert_eq!(deliver(&memory), "narrow");
+    widest_condition_holds!(wide);
 }
 
 #[test]
 fn the_widest_condition_compiles_and_holds_in_compact_form() {
-    let mut memory = wide_compact::Memory::new();
-    memory.s.n = Some(127);
-    let deliver = |memory: &wide_compact::Memory| {
-        memory
-            .view(wide_compact::Skill::S)
-            .deliver(wide_compact::Response::UtterWide)
-            .text
-            .into_owned()
-    };
-    assert_eq!(deliver(&memory), "wide");
-    memory.s.n = Some(128);
-    assert_eq!(deliver(&memory), "narrow");
+    widest_condition_holds!(wide_compact);
 }

@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 use std::fmt::{self, Write};
 
-use crate::__private::{Writer, write_parts};
+use crate::__private::{Writer, write_parts, written};
 use crate::delivery::Delivery;
 use crate::format::{LONGEST_NUMBER, write_py_str};
 use crate::memory::{Entry, Reader};
@@ -275,10 +275,7 @@ impl<'r, R: Reader> Rendered<'r, R> {
                     Body::Literal(text) => Cow::Borrowed(text),
                     Body::Pieces(pieces) => render(pieces, self.entries, self.reader),
                     Body::Written(write, capacity) => {
-                        let mut text = String::with_capacity(capacity);
-                        // Writing into a String cannot fail.
-                        let _ = write(self.reader, &mut |parts| write_parts(&mut text, parts));
-                        Cow::Owned(text)
+                        Cow::Owned(written(write, self.reader, capacity))
                     }
                     Body::Compact(program, variant) => {
                         Cow::Owned(program.render_variant(variant, self.entries, self.reader))
