@@ -5,8 +5,8 @@
 //! `compare`. Evaluation errors propagate with `?`, so a condition with a
 //! fallible comparison is wrapped in `holds(|| ...)` by its caller.
 
-use proc_macro2::{Literal, Punct, Spacing, TokenStream, TokenTree};
-use quote::{format_ident, quote};
+use proc_macro2::{Literal, TokenStream};
+use quote::quote;
 use utter::{CmpOp, EntryType};
 
 use super::{float, lit_str};
@@ -79,7 +79,7 @@ impl<'a> Conditions<'a> {
     }
 
     fn read(id: usize) -> TokenStream {
-        let entry = format_ident!("E{}", id);
+        let entry = super::idents::entry_const(id);
         quote!(r.value(&#entry))
     }
 
@@ -161,7 +161,7 @@ impl<'a> Conditions<'a> {
                 let (ty, values) = self.entries.types.get(id).copied()?;
                 match values.iter().position(|value| value == s) {
                     Some(index) if ty == EntryType::Categorical => {
-                        let entry = format_ident!("E{}", id);
+                        let entry = super::idents::entry_const(id);
                         let index = Literal::usize_unsuffixed(index);
                         quote!(r.holds_value(&#entry, #index))
                     }
@@ -230,12 +230,7 @@ impl<'a> Conditions<'a> {
         // Python chaining, flat: each operand evaluated once, left to right,
         // stopping at the first false comparison. Each chain gets its own
         // label: chains nest inside operands.
-        let label: TokenStream = [
-            TokenTree::Punct(Punct::new('\'', Spacing::Joint)),
-            TokenTree::Ident(format_ident!("chain{}", self.labels)),
-        ]
-        .into_iter()
-        .collect();
+        let label = super::idents::chain_label(self.labels);
         self.labels += 1;
         let first = self.value_expr(first);
         let last = rest.len() - 1;

@@ -3,10 +3,9 @@
 //! lookup stays flat in the number of responses.
 
 use proc_macro2::{Literal, TokenStream};
-use quote::{format_ident, quote};
+use quote::quote;
 
 use super::lit_str;
-use crate::names::variant_name;
 
 /// Up to this many responses, `from_name` is a `match` (fastest for small
 /// sets); beyond, an open-addressing table so lookup stays flat in N.
@@ -40,17 +39,17 @@ fn name_lookup(
     let size_lit = Literal::usize_unsuffixed(size);
     let slots = slots.iter().map(|s| Literal::u32_unsuffixed(*s));
     let body = quote! {
-        ::utter::__private::lookup(name, &__UTTER_NAMES, &__UTTER_NAME_SLOTS).map(|index| Response::ALL[index])
+        ::utter::__private::lookup(name, &__utter_compiled::NAMES, &__utter_compiled::NAME_SLOTS).map(|index| Response::ALL[index])
     };
     let table = quote! {
-        #[doc(hidden)]
-        static __UTTER_NAME_SLOTS: [u32; #size_lit] = [#(#slots),*];
+        pub static NAME_SLOTS: [u32; #size_lit] = [#(#slots),*];
     };
     (body, table)
 }
 
 /// The items every expansion has, complete or skeleton: the `Response` enum
-/// with its names, lookup by name, the entry table and the skills.
+/// with its names, lookup by name, the entry table and the skills; then
+/// the tables they read, items of the compiled module.
 /// `bundled[i]`: whether `names[i]` comes from the bundled defaults (packaged
 /// system responses and default skills) rather than the project.
 pub fn common_items(
@@ -58,10 +57,10 @@ pub fn common_items(
     docs: &[Vec<String>],
     bundled: &[bool],
     skills: &[String],
-) -> TokenStream {
+) -> (TokenStream, TokenStream) {
     let variants: Vec<proc_macro2::Ident> = names
         .iter()
-        .map(|n| format_ident!("{}", variant_name(n)))
+        .map(|n| super::idents::yaml_variant(n))
         .collect();
     let name_lits: Vec<Literal> = names.iter().map(|n| lit_str(n)).collect();
     let docs = docs.iter().map(|lines| quote!(#(#[doc = #lines])*));
@@ -71,10 +70,18 @@ pub fn common_items(
     let (name_body, index_body) = if names.is_empty() {
         (quote!(match self {}), quote!(match self {}))
     } else {
-        (quote!(__UTTER_NAMES[self as usize]), quote!(self as usize))
+        (
+            quote!(__utter_compiled::NAMES[self as usize]),
+            quote!(self as usize),
+        )
     };
     let skills = skills.iter().map(|s| lit_str(s));
-    quote! {
+    let tables = quote! {
+        pub static NAMES: [&str; #count] = [#(#name_lits),*];
+        pub static BUNDLED: [bool; #count] = [#(#bundled),*];
+        #name_index
+    };
+    let public = quote! {
         /// The responses of the agent, one variant per response name.
         // `Debug` is written by hand: a derived one is a match with an arm per
         // response, which dominated build time for agents of thousands of responses.
@@ -106,7 +113,7 @@ pub fn common_items(
             /// packaged system responses and default skills) and not from
             /// the project's own files.
             pub const fn is_bundled(self) -> bool {
-                __UTTER_BUNDLED[self.index()]
+                __utter_compiled::BUNDLED[self.index()]
             }
 
             /// The response's index in [`Response::ALL`].
@@ -122,12 +129,6 @@ pub fn common_items(
             }
         }
 
-        #[doc(hidden)]
-        static __UTTER_NAMES: [&str; #count] = [#(#name_lits),*];
-        #[doc(hidden)]
-        static __UTTER_BUNDLED: [bool; #count] = [#(#bundled),*];
-
-        #name_index
 
         /// Every skill id (bundled default skills included), sorted: the
         /// ids [`::utter::Context::for_skill_id`] accepts.
@@ -150,5 +151,6 @@ pub fn common_items(
                 ::core::option::Option::None => ::utter::Delivery::fallback(name),
             }
         }
-    }
+    };
+    (public, tables)
 }

@@ -4,20 +4,14 @@
 //! through without dynamic dispatch.
 
 use proc_macro2::{Ident, Literal, TokenStream};
-use quote::{format_ident, quote};
+use quote::quote;
 use utter::{EntryType, Visibility};
 
+use super::idents::{rust_ident as ident, yaml_variant};
 use super::lit_str;
 use crate::bundled;
 use crate::load::memory::MemoryDecl;
-use crate::names::{TypedNames, doc_text, typed_names, variant_name};
-
-fn ident(name: &str) -> Ident {
-    match name.strip_prefix("r#") {
-        Some(raw) => Ident::new_raw(raw, proc_macro2::Span::call_site()),
-        None => format_ident!("{}", name),
-    }
-}
+use crate::names::{TypedNames, doc_text, typed_names};
 
 /// The text a placeholder of `decl` shows while it is unset, if any.
 fn unset_text(decl: &MemoryDecl) -> Option<&'static str> {
@@ -44,7 +38,7 @@ fn entry_type(ty: EntryType) -> TokenStream {
 pub fn entry_table(decls: &[MemoryDecl]) -> TokenStream {
     let entries = decls.iter().enumerate().map(|(index, d)| {
         let id = Literal::usize_unsuffixed(index);
-        let constant = format_ident!("E{}", index);
+        let constant = super::idents::entry_const(index);
         let ns = lit_str(&d.namespace);
         let name = lit_str(&d.name);
         let vis = match d.visibility {
@@ -63,7 +57,7 @@ pub fn entry_table(decls: &[MemoryDecl]) -> TokenStream {
         let values = d.values.iter().map(|v| lit_str(v));
         quote!(const #constant: Entry = Entry { id: #id, namespace: #ns, name: #name, visibility: #vis, unset_text: #unset, ty: EntryType::#ty, values: &[#(#values),*] };)
     });
-    let names = (0..decls.len()).map(|i| format_ident!("E{}", i));
+    let names = (0..decls.len()).map(super::idents::entry_const);
     let count = Literal::usize_unsuffixed(decls.len());
     // Each entry is also a `const`: compiled code reads `&E3`, whose `id`
     // the optimiser sees (a load from a static of another crate it cannot
@@ -302,7 +296,7 @@ pub fn typed_memory(decls: &[MemoryDecl]) -> TokenStream {
         .enumerate()
         .filter(|(_, d)| d.visibility == Visibility::Private)
         .map(|(id, d)| {
-            let skill = ident(&variant_name(&d.namespace));
+            let skill = yaml_variant(&d.namespace);
             let id = Literal::usize_unsuffixed(id);
             quote!(#id if self.skill != ::core::option::Option::Some(Skill::#skill) => ::utter::ValueRef::None)
         });
@@ -321,7 +315,7 @@ pub fn typed_memory(decls: &[MemoryDecl]) -> TokenStream {
         names.entries[id].enum_name.as_ref()?;
         let path = field_path(d, &names, id);
         let readable = if d.visibility == Visibility::Private {
-            let skill = ident(&variant_name(&d.namespace));
+            let skill = yaml_variant(&d.namespace);
             quote!(self.skill == ::core::option::Option::Some(Skill::#skill) &&)
         } else {
             quote!()

@@ -11,6 +11,7 @@
 
 pub mod compact;
 pub mod conditions;
+pub mod idents;
 pub mod lookup;
 pub mod memory;
 pub mod responses;
@@ -129,7 +130,7 @@ pub fn generate_with(registry: &Registry, strategy: Strategy) -> TokenStream {
         .iter()
         .map(|r| r.file.starts_with("<bundled>"))
         .collect();
-    let common = lookup::common_items(&names, &docs, &bundled, &registry.skills);
+    let (common, tables) = lookup::common_items(&names, &docs, &bundled, &registry.skills);
     let entries = memory::entry_table(&registry.declarations);
     let typed = memory::typed_memory(&registry.declarations);
     let compiled = if strategy.is_compact(registry.responses.len()) {
@@ -146,6 +147,7 @@ pub fn generate_with(registry: &Registry, strategy: Strategy) -> TokenStream {
     );
     let module = compiled_module(quote! {
         #entries
+        #tables
         #compiled
         #(#when_conditions)*
     });
@@ -199,7 +201,7 @@ pub fn skeleton(checked: &Checked) -> TokenStream {
                 .is_some_and(|r| r.file.starts_with("<bundled>"))
         })
         .collect();
-    let common = lookup::common_items(&names, &docs, &bundled, &checked.skills);
+    let (common, tables) = lookup::common_items(&names, &docs, &bundled, &checked.skills);
     let mut skill_ids: Vec<String> = checked.skills.clone();
     skill_ids.dedup_by(|a, b| crate::names::variant_name(a) == crate::names::variant_name(b));
     let no_types: Vec<(utter::EntryType, &[String])> = Vec::new();
@@ -208,7 +210,7 @@ pub fn skeleton(checked: &Checked) -> TokenStream {
     let typed = memory::typed_memory(&checked.memory);
     let entries = memory::entry_table(&checked.memory);
     let fallbacks = responses::skeleton_responses(&names);
-    let module = compiled_module(quote!(#entries #fallbacks));
+    let module = compiled_module(quote!(#entries #tables #fallbacks));
     quote! {
         #common
         #skills

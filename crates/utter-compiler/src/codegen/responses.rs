@@ -4,10 +4,10 @@
 //! evaluation error skips the variant), ending in the default.
 
 use proc_macro2::{Literal, TokenStream};
-use quote::{format_ident, quote};
+use quote::quote;
 
 use super::conditions::{Conditions, fallible};
-use super::lit_str;
+use super::{idents, lit_str};
 use crate::lower::{Registry, Response};
 use crate::names::doc_text;
 use utter::{Entry, Piece};
@@ -90,7 +90,7 @@ fn writer_body(
     entries: &[Entry<String, Vec<String>>],
 ) -> TokenStream {
     let read = |id: usize, raw: &str| {
-        let entry = format_ident!("E{}", id);
+        let entry = idents::entry_const(id);
         let fallback = lit_str(fallback(entries, id, raw));
         quote!(Part::Value(r.value(&#entry), #fallback))
     };
@@ -148,7 +148,7 @@ fn response_items(
     let mut branches = Vec::new();
     let mut writers = Vec::new();
     for (v, variant) in response.variants.iter().enumerate() {
-        let text = format_ident!("T{}_{}", index, v);
+        let text = idents::text_static(index, v);
         let pieces: Vec<TokenStream> = variant.pieces.iter().map(piece).collect();
         let len = Literal::usize_unsuffixed(pieces.len());
         items.push(quote!(static #text: [Piece; #len] = [#(#pieces),*];));
@@ -159,7 +159,7 @@ fn response_items(
                 quote!(Some(#t))
             }
             None => {
-                let write = format_ident!("w{}_{}", index, v);
+                let write = idents::writer_fn(index, v);
                 let body = writer_body(&variant.pieces, entries);
                 // Instantiated for the typed view only (the entry points over
                 // any reader render piece by piece): one instance each,
@@ -202,7 +202,7 @@ fn response_items(
     } else {
         quote!(#(#branches else)* { #default })
     };
-    let select = format_ident!("s{}", index);
+    let select = idents::select_fn(index);
     items.push(quote! {
         #[inline]
         fn #select<R: Reader>(r: &R) -> Option<usize> {
@@ -295,7 +295,7 @@ pub fn compiled_responses(registry: &Registry, conditions: &mut Conditions<'_>) 
     }
     let count = Literal::usize_unsuffixed(registry.responses.len());
     let arms = (0..registry.responses.len()).map(|i| {
-        let select = format_ident!("s{}", i);
+        let select = idents::select_fn(i);
         let i = Literal::usize_unsuffixed(i);
         quote!(#i => #select(r))
     });

@@ -2,17 +2,17 @@
 //! responses (`Skill::responses()`).
 
 use proc_macro2::{Literal, TokenStream};
-use quote::{format_ident, quote};
+use quote::quote;
 
 use super::conditions::Conditions;
 use super::lit_str;
 use crate::lower::Registry;
-use crate::names::{doc_text, variant_name};
+use crate::names::doc_text;
 use utter::StepKind;
 
 /// The `Skill` enum and what each skill's skill.md references; without a
 /// registry (a skeleton), every table is empty. The `when:` conditions are
-/// pushed to `conditions`, items of the compiled module.
+/// pushed to `items`, items of the compiled module.
 pub fn skill_items(
     skills: &[String],
     registry: Option<&Registry>,
@@ -21,7 +21,7 @@ pub fn skill_items(
 ) -> TokenStream {
     let variants: Vec<proc_macro2::Ident> = skills
         .iter()
-        .map(|s| format_ident!("{}", variant_name(s)))
+        .map(|s| super::idents::yaml_variant(s))
         .collect();
     let ids: Vec<Literal> = skills.iter().map(|s| lit_str(s)).collect();
     let docs: Vec<String> = skills
@@ -31,7 +31,7 @@ pub fn skill_items(
     let count = Literal::usize_unsuffixed(skills.len());
     let response = |i: usize| {
         let name = registry.map_or_else(String::new, |r| r.responses[i].name.clone());
-        let v = format_ident!("{}", variant_name(&name));
+        let v = super::idents::yaml_variant(&name);
         quote!(Response::#v)
     };
     let option = |r: Option<usize>| match r {
@@ -53,7 +53,7 @@ pub fn skill_items(
             .iter()
             .enumerate()
             .map(|(wi, (i, expr))| {
-                let ident = format_ident!("w{}_{}", si, wi);
+                let ident = super::idents::when_fn(si, wi);
                 let body = conditions.result(expr);
                 items.push(quote! {
                     pub fn #ident(r: &Context<'_>) -> Holds {
@@ -90,6 +90,7 @@ pub fn skill_items(
         }
     });
     let tables: Vec<TokenStream> = tables.collect();
+
     let indices = (0..skills.len()).map(Literal::usize_unsuffixed);
     let id_arms = variants
         .iter()
@@ -98,7 +99,7 @@ pub fn skill_items(
     let responses_arms = variants
         .iter()
         .zip(indices)
-        .map(|(v, i)| quote!(Skill::#v => &__UTTER_SKILLS[#i]));
+        .map(|(v, i)| quote!(Skill::#v => &TABLE[#i]));
     quote! {
         /// The agent's skills: the bundled default skills and one per folder
         /// under `skills/`.
@@ -129,6 +130,8 @@ pub fn skill_items(
             /// The responses this skill's skill.md references: `utter:`
             /// triggers, tool constraints and ordered-block steps.
             pub fn responses(self) -> &'static ::utter::SkillResponses<Response> {
+                // Local to this fn: no name of the user's module can meet it.
+                static TABLE: [::utter::SkillResponses<Response>; #count] = [#(#tables),*];
                 match self { #(#responses_arms,)* }
             }
         }
@@ -149,8 +152,6 @@ pub fn skill_items(
             }
         }
 
-        #[doc(hidden)]
-        static __UTTER_SKILLS: [::utter::SkillResponses<Response>; #count] = [#(#tables),*];
 
     }
 }

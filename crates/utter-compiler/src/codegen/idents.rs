@@ -1,0 +1,108 @@
+//! Every name the code generator makes for an internal item, in one place.
+//!
+//! Internal items live in the private module `__utter_compiled`. Each kind
+//! has its own prefix, and every numbered name is the prefix followed by
+//! digits (and `_` digits): no prefix is another's prefix followed by a
+//! digit, and no fixed name of the module (`ENTRIES`, `RESPONSES`, `select`,
+//! ...) is a prefix followed by digits, so no two items can meet whatever
+//! the YAML files hold. Names from the YAML files never name an internal
+//! item: they become enum variants and fields (see [`crate::names`]).
+//!
+//! | kind | name |
+//! | --- | --- |
+//! | memory entry constant | `E{entry}` |
+//! | static pieces of a variant's text | `T{response}_{variant}` |
+//! | selection `fn` of a response | `s{response}` |
+//! | writer `fn` of an interpolated variant | `w{response}_{variant}` |
+//! | `when:` trigger condition of a skill | `when{skill}_{trigger}` |
+//! | label of a chained comparison | `'chain{n}` |
+
+use proc_macro2::{Ident, Punct, Spacing, Span, TokenStream, TokenTree};
+use quote::format_ident;
+
+use crate::names::variant_name;
+
+/// A name spelled by [`crate::names`] as an identifier: `r#type` becomes
+/// a raw identifier.
+pub fn rust_ident(spelled: &str) -> Ident {
+    match spelled.strip_prefix("r#") {
+        Some(raw) => Ident::new_raw(raw, Span::call_site()),
+        None => format_ident!("{}", spelled),
+    }
+}
+
+/// The enum variant of a name from the YAML files (a response name, a
+/// skill id): [`variant_name`] as an identifier.
+pub fn yaml_variant(name: &str) -> Ident {
+    rust_ident(&variant_name(name))
+}
+
+/// The constant of memory entry `entry` (its index in `ENTRIES`).
+pub fn entry_const(entry: usize) -> Ident {
+    format_ident!("E{}", entry)
+}
+
+/// The static pieces of variant `variant` of response `response`.
+pub fn text_static(response: usize, variant: usize) -> Ident {
+    format_ident!("T{}_{}", response, variant)
+}
+
+/// The selection `fn` of response `response`.
+pub fn select_fn(response: usize) -> Ident {
+    format_ident!("s{}", response)
+}
+
+/// The writer of interpolated variant `variant` of response `response`.
+pub fn writer_fn(response: usize, variant: usize) -> Ident {
+    format_ident!("w{}_{}", response, variant)
+}
+
+/// The condition of `when:` trigger `trigger` of skill `skill`.
+pub fn when_fn(skill: usize, trigger: usize) -> Ident {
+    format_ident!("when{}_{}", skill, trigger)
+}
+
+/// The label of chained comparison `n` of one function (`'chain{n}`).
+pub fn chain_label(n: usize) -> TokenStream {
+    [
+        TokenTree::Punct(Punct::new('\'', Spacing::Joint)),
+        TokenTree::Ident(format_ident!("chain{}", n)),
+    ]
+    .into_iter()
+    .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    /// Every internal name of a large agent is distinct from every other
+    /// and from the module's fixed names.
+    #[test]
+    fn internal_names_never_meet() {
+        let fixed = [
+            "ENTRIES",
+            "RESPONSES",
+            "PROGRAM",
+            "writer",
+            "select",
+            "deliver",
+            "rendered",
+            "deliver_view",
+            "rendered_view",
+            "Holds",
+        ];
+        let mut seen: HashSet<String> = fixed.iter().map(|s| (*s).to_owned()).collect();
+        let mut insert = |name: String| assert!(seen.insert(name.clone()), "`{name}` twice");
+        for a in 0..24 {
+            insert(entry_const(a).to_string());
+            insert(select_fn(a).to_string());
+            for b in 0..24 {
+                insert(text_static(a, b).to_string());
+                insert(writer_fn(a, b).to_string());
+                insert(when_fn(a, b).to_string());
+            }
+        }
+    }
+}
