@@ -6,6 +6,9 @@
 
 use std::fmt::Write as _;
 
+mod agent;
+pub use agent::{Agent, random_agent};
+
 /// SplitMix64: small, fast, and the same on every platform.
 #[derive(Clone, Debug)]
 pub struct Rng(u64);

@@ -1,0 +1,139 @@
+//! Writes random whole agents (`utter_synth::random_agent`) into `OUT_DIR`
+//! and, for every agent `utter check` accepts, four modules: through
+//! `include_responses!` and through `utter_build` (prettyplease), each in
+//! straight-line and compact form. The crate compiles under
+//! `#![deny(warnings)]`, so an accepted agent that does not compile, or
+//! compiles with a warning the agent does not explain, fails the build,
+//! naming the agent's seed.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use utter_build::{Builder, Strategy};
+use utter_compiler::{ProjectFiles, Severity, check};
+
+/// How many random agents are generated (`UTTER_AGENTS` overrides it).
+const AGENTS: u64 = 48;
+
+/// The glue of one compiled module: sets a memory through the typed
+/// `Memory`, delivers every name through the typed view (as a `Delivery`
+/// and rendered) and through `Context` (the three must agree), and lists
+/// what the active skill's skill.md references, when-triggers evaluated.
+const GLUE: &str = r#"
+pub mod MODULE_glue {
+    use super::MODULE as agent;
+
+    pub fn run(assign: &[(String, String, ::utter::Value)], skill: Option<&str>, names: &[String]) -> crate::Run {
+        let mut memory = agent::Memory::new();
+        let accepted = assign
+            .iter()
+            .map(|(ns, entry, value)| memory.set(ns, entry, value.clone()).is_ok())
+            .collect();
+        let skill = skill.map(|s| s.parse::<agent::Skill>().expect("a skill of the agent"));
+        let view = memory.view(skill);
+        let ctx = view.context();
+        let mut buffer = String::new();
+        let deliveries = names
+            .iter()
+            .map(|name| {
+                let d = match agent::Response::from_name(name) {
+                    Some(response) => {
+                        assert_eq!(response.name(), name.as_str());
+                        let typed = view.deliver(response);
+                        assert_eq!(typed, agent::deliver(response, &ctx), "typed vs Context: {name}");
+                        buffer.clear();
+                        view.render(response).write_to(&mut buffer).expect("a String takes any text");
+                        assert_eq!(buffer, typed.text, "rendered vs delivered: {name}");
+                        typed
+                    }
+                    None => agent::deliver_name(name, &ctx),
+                };
+                (d.text.into_owned(), d.variant, d.rephrase, d.fallback)
+            })
+            .collect();
+        let references = skill.map(|s| crate::references(s.responses(), |r| r.name(), &ctx)).unwrap_or_default();
+        crate::Run {
+            accepted,
+            deliveries,
+            references,
+            responses: agent::Response::ALL.iter().map(|r| r.name().to_owned()).collect(),
+            skills: agent::Skill::ALL.iter().map(|s| s.id().to_owned()).collect(),
+        }
+    }
+}
+"#;
+
+fn main() {
+    println!("cargo::rerun-if-changed=build.rs");
+    println!("cargo::rerun-if-env-changed=UTTER_AGENTS");
+    let agents: u64 = std::env::var("UTTER_AGENTS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(AGENTS);
+    let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
+    let mut modules = String::new();
+    let mut table = String::new();
+    let mut rejected = String::new();
+    for seed in 0..agents {
+        let agent = utter_synth::random_agent(seed);
+        let dir = out.join(format!("agent_{seed}"));
+        let _ = std::fs::remove_dir_all(&dir);
+        for (path, text) in &agent.files {
+            let path = dir.join(path);
+            std::fs::create_dir_all(path.parent().expect("a file in a folder"))
+                .expect("OUT_DIR is writable");
+            std::fs::write(&path, text).expect("OUT_DIR is writable");
+        }
+        let files = ProjectFiles::read(&dir).expect("the agent folder reads");
+        let checked = check(&files);
+        if checked.has_errors() {
+            let codes: Vec<&str> = checked.errors().map(|f| f.code).collect();
+            let _ = writeln!(rejected, "    ({seed}, &{codes:?}),");
+            continue;
+        }
+        // An agent with warnings compiles with them: they are the findings
+        // themselves (deprecated-constant uses), allowed by name.
+        let warned = checked
+            .findings
+            .iter()
+            .any(|f| f.severity == Severity::Warning);
+        let allow = if warned { "#[allow(deprecated)]" } else { "" };
+        for (form, strategy, option) in [
+            ("straight", Strategy::StraightLine, "straight_line"),
+            ("compact", Strategy::Compact, "compact"),
+        ] {
+            let module = format!("agent_{seed}_macro_{form}");
+            let _ = writeln!(
+                modules,
+                "{allow} pub mod {module} {{ ::utter::include_responses!({:?}, {option}); }}",
+                dir.display().to_string()
+            );
+            modules.push_str(&GLUE.replace("MODULE", &module));
+            let _ = writeln!(
+                table,
+                "    Compiled {{ seed: {seed}, module: {module:?}, run: {module}_glue::run }},"
+            );
+            let module = format!("agent_{seed}_build_{form}");
+            let file = out.join(format!("{module}.rs"));
+            let mut directives = Vec::new();
+            Builder::new(&dir)
+                .strategy(strategy)
+                .compile_paths(&dir, &file, &mut directives)
+                .unwrap_or_else(|e| panic!("agent {seed}: utter_build failed: {e}"));
+            let _ = writeln!(
+                modules,
+                "pub mod {module} {{ include!(concat!(env!(\"OUT_DIR\"), \"/{module}.rs\")); }}"
+            );
+            modules.push_str(&GLUE.replace("MODULE", &module));
+            let _ = writeln!(
+                table,
+                "    Compiled {{ seed: {seed}, module: {module:?}, run: {module}_glue::run }},"
+            );
+        }
+    }
+    let source = format!(
+        "{modules}\n/// Every compiled module of an accepted agent.\npub static COMPILED: &[Compiled] = &[\n{table}];\n/// The agents `utter check` rejected, with their error codes.\npub static REJECTED: &[(u64, &[&str])] = &[\n{rejected}];\n/// How many agents were generated.\npub const AGENTS: u64 = {agents};\n"
+    );
+    std::fs::write(out.join("agents.rs"), source).expect("OUT_DIR is writable");
+    let _ = Path::new(&out);
+}
