@@ -129,3 +129,81 @@ fn an_entry_written_outside_schema_is_named_where_it_is_read() {
         error.message
     );
 }
+
+/// A skill memory.yml whose attributes sit one level too far left: one
+/// error at the entry (the reference fails to load the skill), the fix as a
+/// help, and no follow-on finding for the placeholder that reads it.
+#[test]
+fn misindented_skill_attributes_are_one_error_with_the_fix() {
+    let c = checked(&[
+        (
+            "skills/card/memory.yml",
+            "schema:\n  public:\n    replacement_fee:\n    type: float\n    reason: {type: text}\n",
+        ),
+        ("skills/card/skill.md", "---\ndescription: d\n---\nBody.\n"),
+        (
+            "skills/card/responses.yml",
+            "responses:\n  utter_fee:\n    - text: \"fee {session.card.replacement_fee} {reason}\"\n",
+        ),
+    ]);
+    let found: Vec<&str> = c.findings.iter().map(|f| f.code).collect();
+    assert_eq!(found, [codes::SKILL_FAILED_TO_LOAD], "{:?}", c.findings);
+    let f = &c.findings[0];
+    assert!(f.is_error());
+    assert!(
+        f.message.starts_with("entry `replacement_fee` has no declaration: `type: float` below it is one level too far left"),
+        "{}",
+        f.message
+    );
+    assert_eq!(
+        f.help.as_deref(),
+        Some("indent `type: float` by two more spaces, under `replacement_fee:`")
+    );
+    assert_eq!((f.line, f.column), (3, 5));
+}
+
+/// In a skill, any entry declared as something else than a mapping fails to
+/// load the skill in the reference; in the project memory.yml it is read
+/// as `any` there, so utter warns.
+#[test]
+fn entry_declarations_that_are_not_mappings() {
+    let skill = |memory: &str| {
+        checked(&[
+            ("skills/s/memory.yml", memory),
+            ("skills/s/skill.md", "---\ndescription: d\n---\nBody.\n"),
+            ("skills/s/responses.yml", "responses:\n  utter_a:\n    - text: a\n"),
+        ])
+    };
+    for memory in [
+        "schema:\n  public:\n    fee: float\n",
+        "schema:\n  public:\n    fee:\n",
+        "schema:\n  private:\n    fee: [a, b]\n",
+    ] {
+        let c = skill(memory);
+        let found: Vec<&str> = c.findings.iter().map(|f| f.code).collect();
+        assert_eq!(found, [codes::SKILL_FAILED_TO_LOAD], "{memory:?}: {:?}", c.findings);
+        assert!(c.findings[0].message.starts_with("entry `fee` "), "{}", c.findings[0].message);
+        assert!(c.findings[0].help.is_some());
+    }
+    let project = |memory: &str| {
+        checked(&[
+            ("memory.yml", memory),
+            ("responses.yml", "responses:\n  utter_a:\n    - text: \"{session.project.fee}\"\n"),
+        ])
+    };
+    let c = project("fee:\ntype: float\n");
+    let found: Vec<(&str, bool)> = c.findings.iter().map(|f| (f.code, f.is_error())).collect();
+    assert_eq!(found, [(codes::MEMORY_SHAPE, false)], "{:?}", c.findings);
+    // As the reference reads it: `fee` and `type`, both `any`.
+    let names: Vec<&str> = c
+        .memory
+        .iter()
+        .filter(|d| d.namespace == "project")
+        .map(|d| d.name.as_str())
+        .collect();
+    assert_eq!(names, ["fee", "type"]);
+    let c = project("fee: float\n");
+    assert_eq!(with_code(&c, codes::MEMORY_SHAPE).len(), 1, "{:?}", c.findings);
+    // `fee:` alone is an `any` entry, as written: no finding.
+    assert!(project("fee:\n").findings.is_empty());
+}

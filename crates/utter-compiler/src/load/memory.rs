@@ -5,7 +5,7 @@ use std::ops::Range;
 
 use utter::{EntryType, Visibility};
 
-use super::FileCx;
+use super::{Entries, FileCx};
 use super::yaml::{Node, NodeKind, Resolved};
 use crate::diagnostics::{Severity, codes, did_you_mean};
 
@@ -247,6 +247,99 @@ fn enum_values(cx: &mut FileCx<'_>, name: &str, node: &Node) -> Vec<String> {
     values
 }
 
+/// The keys of an entry's declaration.
+const ATTRIBUTE_KEYS: &[&str] = &[
+    "type",
+    "enum_values",
+    "description",
+    "pii",
+    "initial_value",
+    "privacy_rules",
+    "llm_settable",
+    "seed",
+    "anonymization",
+    "mutable",
+];
+
+/// Per entry with an empty declaration, the entries right after it whose
+/// names are attribute keys: its attributes, written one level too far left.
+fn misindented_attributes(entries: &Entries<'_>) -> Vec<(usize, Vec<usize>)> {
+    let mut out = Vec::new();
+    let mut index = 0;
+    while index < entries.len() {
+        let (_, (_, node)) = &entries[index];
+        let attrs: Vec<usize> = (index + 1..entries.len())
+            .take_while(|&i| ATTRIBUTE_KEYS.contains(&entries[i].0.as_str()))
+            .collect();
+        if is_null(node) && !attrs.is_empty() {
+            index += attrs.len();
+            out.push((index - attrs.len(), attrs));
+        }
+        index += 1;
+    }
+    out
+}
+
+/// Reports the declaration of entry `name` that is not a mapping of
+/// attributes (`attributes`: those written one level too far left under
+/// it). The reference fails to load a skill for it, and reads a project
+/// entry as `any`: an error in a skill, a warning in the project.
+fn not_a_mapping(
+    cx: &mut FileCx<'_>,
+    name: &str,
+    span: Range<usize>,
+    node: &Node,
+    visibility: Visibility,
+    attributes: &[String],
+) {
+    let in_skill = visibility != Visibility::Project;
+    if !in_skill && attributes.is_empty() && is_null(node) {
+        // `x:` alone in the project memory.yml: an `any` entry, as written.
+        return;
+    }
+    let (code, severity, consequence) = if in_skill {
+        (
+            codes::SKILL_FAILED_TO_LOAD,
+            Severity::Error,
+            "a skill's entries must be mappings of attributes, so the skill fails to load",
+        )
+    } else {
+        (
+            codes::MEMORY_SHAPE,
+            Severity::Warning,
+            "it is read as an `any` entry",
+        )
+    };
+    if let Some(first) = attributes.first() {
+        let key = first.split(':').next().unwrap_or_default().trim();
+        let more = if attributes.len() > 1 { " and what follows it" } else { "" };
+        let extra = if in_skill {
+            String::new()
+        } else {
+            format!(" (and `{key}` as an entry of its own)")
+        };
+        cx.report(
+            code,
+            severity,
+            span,
+            format!(
+                "entry `{name}` has no declaration: `{first}`{more} below it is one level too far left, so it reads as an entry named `{key}`; {consequence}{extra}"
+            ),
+        );
+        cx.help(format!(
+            "indent `{first}`{more} by two more spaces, under `{name}:`"
+        ));
+        return;
+    }
+    let found = if is_null(node) {
+        "has no declaration".to_owned()
+    } else {
+        format!("is declared as {}, not as a mapping of attributes", node.describe())
+    };
+    cx.report(code, severity, span, format!("entry `{name}` {found}; {consequence}"));
+    cx.help(format!("declare its attributes, e.g. `{name}: {{type: text}}`"));
+}
+
 fn is_null(node: &Node) -> bool {
     matches!(&node.kind, NodeKind::Scalar(s) if s.resolve() == Resolved::Null)
 }
@@ -268,7 +361,37 @@ fn declare(
     // Names already declared in this file (public and private), by name.
     let mut seen: std::collections::HashMap<String, Visibility> =
         out.iter().map(|d| (d.name.clone(), d.visibility)).collect();
-    for (name, (span, attributes_node)) in entries {
+    let misindented = misindented_attributes(&entries);
+    let source = cx.source.text.clone();
+    let attribute_text = |index: usize| {
+        let (_, (span, node)) = &entries[index];
+        source.get(span.start..node.span.end).unwrap_or_default().to_owned()
+    };
+    let mut not_mappings = Vec::new();
+    for (index, (name, (span, node))) in entries.iter().enumerate() {
+        if misindented.iter().any(|(_, attrs)| attrs.contains(&index))
+            || matches!(node.kind, NodeKind::Map(_))
+        {
+            continue;
+        }
+        let attributes: Vec<String> = misindented
+            .iter()
+            .find(|(owner, _)| *owner == index)
+            .map(|(_, attrs)| attrs.iter().map(|&i| attribute_text(i)).collect())
+            .unwrap_or_default();
+        not_mappings.push((name.clone(), span.clone(), *node, attributes));
+    }
+    for (name, span, node, attributes) in not_mappings {
+        not_a_mapping(cx, &name, span, node, visibility, &attributes);
+    }
+    for (index, (name, (span, attributes_node))) in entries.into_iter().enumerate() {
+        // A skill's attributes written one level too far left are no entries
+        // (the project memory.yml declares them, as the reference does).
+        if visibility != Visibility::Project
+            && misindented.iter().any(|(_, attrs)| attrs.contains(&index))
+        {
+            continue;
+        }
         if name.is_empty() {
             cx.report(
                 codes::MEMORY_SHAPE,
