@@ -171,7 +171,10 @@ fn entry_declarations_that_are_not_mappings() {
         checked(&[
             ("skills/s/memory.yml", memory),
             ("skills/s/skill.md", "---\ndescription: d\n---\nBody.\n"),
-            ("skills/s/responses.yml", "responses:\n  utter_a:\n    - text: a\n"),
+            (
+                "skills/s/responses.yml",
+                "responses:\n  utter_a:\n    - text: a\n",
+            ),
         ])
     };
     for memory in [
@@ -181,14 +184,26 @@ fn entry_declarations_that_are_not_mappings() {
     ] {
         let c = skill(memory);
         let found: Vec<&str> = c.findings.iter().map(|f| f.code).collect();
-        assert_eq!(found, [codes::SKILL_FAILED_TO_LOAD], "{memory:?}: {:?}", c.findings);
-        assert!(c.findings[0].message.starts_with("entry `fee` "), "{}", c.findings[0].message);
+        assert_eq!(
+            found,
+            [codes::SKILL_FAILED_TO_LOAD],
+            "{memory:?}: {:?}",
+            c.findings
+        );
+        assert!(
+            c.findings[0].message.starts_with("entry `fee` "),
+            "{}",
+            c.findings[0].message
+        );
         assert!(c.findings[0].help.is_some());
     }
     let project = |memory: &str| {
         checked(&[
             ("memory.yml", memory),
-            ("responses.yml", "responses:\n  utter_a:\n    - text: \"{session.project.fee}\"\n"),
+            (
+                "responses.yml",
+                "responses:\n  utter_a:\n    - text: \"{session.project.fee}\"\n",
+            ),
         ])
     };
     let c = project("fee:\ntype: float\n");
@@ -203,7 +218,62 @@ fn entry_declarations_that_are_not_mappings() {
         .collect();
     assert_eq!(names, ["fee", "type"]);
     let c = project("fee: float\n");
-    assert_eq!(with_code(&c, codes::MEMORY_SHAPE).len(), 1, "{:?}", c.findings);
+    assert_eq!(
+        with_code(&c, codes::MEMORY_SHAPE).len(),
+        1,
+        "{:?}",
+        c.findings
+    );
     // `fee:` alone is an `any` entry, as written: no finding.
     assert!(project("fee:\n").findings.is_empty());
+}
+
+/// A memory.yml that does not parse gives its own finding only: references
+/// into its namespace (conditions, both placeholder forms, skill.md) are
+/// not reported, and the entries declared before the error are kept.
+#[test]
+fn a_memory_yml_that_does_not_parse_causes_no_other_finding() {
+    let c = checked(&[
+        (
+            "skills/card/memory.yml",
+            "schema:\n  public:\n    fee: {type: float}\n    reason: {type: text}\n   bad: [\n    count: {type: int}\n",
+        ),
+        (
+            "skills/card/skill.md",
+            "---\ndescription: d\nutter:\n  - utter_x:\n      when: session.card.count > 1\n---\nBody.\n\nif: session.card.count > 2\nSay it.\n",
+        ),
+        (
+            "skills/card/responses.yml",
+            "responses:\n  utter_x:\n    - text: \"fee {session.card.fee} {count} {session.card.count}\"\n      condition: session.card.count > 1 and session.card.fee > 2\n    - text: \"x {reason}\"\n",
+        ),
+    ]);
+    let found: Vec<&str> = c.findings.iter().map(|f| f.code).collect();
+    assert_eq!(found, [codes::YAML_SYNTAX], "{:?}", c.findings);
+    let kept: Vec<&str> = c
+        .memory
+        .iter()
+        .filter(|d| d.namespace == "card")
+        .map(|d| d.name.as_str())
+        .collect();
+    assert_eq!(kept, ["fee", "reason"]);
+    // A reference into a namespace that parses is still checked.
+    let c = checked(&[
+        ("memory.yml", "a: [\n"),
+        (
+            "skills/s/memory.yml",
+            "schema:\n  public:\n    n: {type: int}\n",
+        ),
+        ("skills/s/skill.md", "---\ndescription: d\n---\nBody.\n"),
+        (
+            "skills/s/responses.yml",
+            "responses:\n  utter_y:\n    - text: \"{session.s.nn}\"\n",
+        ),
+    ]);
+    let found: Vec<&str> = c.findings.iter().map(|f| f.code).collect();
+    assert_eq!(
+        found,
+        [codes::YAML_SYNTAX, codes::UNKNOWN_PLACEHOLDER],
+        "{:?}",
+        c.findings
+    );
 }

@@ -5,8 +5,8 @@ use std::ops::Range;
 
 use utter::{EntryType, Visibility};
 
-use super::{Entries, FileCx};
 use super::yaml::{Node, NodeKind, Resolved};
+use super::{Entries, FileCx};
 use crate::diagnostics::{Severity, codes, did_you_mean};
 
 /// One declared entry.
@@ -312,7 +312,11 @@ fn not_a_mapping(
     };
     if let Some(first) = attributes.first() {
         let key = first.split(':').next().unwrap_or_default().trim();
-        let more = if attributes.len() > 1 { " and what follows it" } else { "" };
+        let more = if attributes.len() > 1 {
+            " and what follows it"
+        } else {
+            ""
+        };
         let extra = if in_skill {
             String::new()
         } else {
@@ -334,10 +338,20 @@ fn not_a_mapping(
     let found = if is_null(node) {
         "has no declaration".to_owned()
     } else {
-        format!("is declared as {}, not as a mapping of attributes", node.describe())
+        format!(
+            "is declared as {}, not as a mapping of attributes",
+            node.describe()
+        )
     };
-    cx.report(code, severity, span, format!("entry `{name}` {found}; {consequence}"));
-    cx.help(format!("declare its attributes, e.g. `{name}: {{type: text}}`"));
+    cx.report(
+        code,
+        severity,
+        span,
+        format!("entry `{name}` {found}; {consequence}"),
+    );
+    cx.help(format!(
+        "declare its attributes, e.g. `{name}: {{type: text}}`"
+    ));
 }
 
 fn is_null(node: &Node) -> bool {
@@ -365,7 +379,10 @@ fn declare(
     let source = cx.source.text.clone();
     let attribute_text = |index: usize| {
         let (_, (span, node)) = &entries[index];
-        source.get(span.start..node.span.end).unwrap_or_default().to_owned()
+        source
+            .get(span.start..node.span.end)
+            .unwrap_or_default()
+            .to_owned()
     };
     let mut not_mappings = Vec::new();
     for (index, (name, (span, node))) in entries.iter().enumerate() {

@@ -136,3 +136,22 @@ pub(super) fn parse_file(
     let source = sources.last().expect("decode_file pushed the source");
     parse_yaml(source, 0..source.text.len(), findings)
 }
+
+/// What the lines before byte `before` of a file that does not parse hold:
+/// the longest prefix of whole lines that parses (at most 64 tried), so a
+/// syntax error loses only what follows it.
+pub(super) fn parse_prefix(text: &str, before: usize) -> Option<Node> {
+    let mut cut = text[..before.min(text.len())]
+        .rfind('\n')
+        .map_or(0, |i| i + 1);
+    for _ in 0..64 {
+        if cut == 0 {
+            return None;
+        }
+        if let Ok(Some(root)) = yaml::parse_embedded(&text[..cut], 0) {
+            return Some(root);
+        }
+        cut = text[..cut - 1].rfind('\n').map_or(0, |i| i + 1);
+    }
+    None
+}

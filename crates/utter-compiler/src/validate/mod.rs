@@ -155,10 +155,19 @@ pub(crate) struct Schema {
     /// `(skill, key)` written at the top level of a skill's memory.yml,
     /// outside `schema:`: named as the cause where they are read.
     misplaced: std::collections::HashSet<(String, String)>,
+    /// Namespaces whose memory.yml does not parse: what they declare is not
+    /// known, so a reference into one is not reported (no cascade).
+    pub(crate) broken: std::collections::HashSet<String>,
     keys_by_scope: std::cell::RefCell<HashMap<Scope, std::rc::Rc<Vec<String>>>>,
 }
 
 impl Schema {
+    /// Whether `session.<namespace>.<entry>` cannot be judged: its
+    /// memory.yml does not parse (and did not declare it before the error).
+    pub(crate) fn unknowable(&self, namespace: &str, entry: &str) -> bool {
+        self.broken.contains(namespace) && self.visibility(namespace, entry).is_none()
+    }
+
     fn visibility(&self, namespace: &str, entry: &str) -> Option<Visibility> {
         self.entries
             .get(&(namespace.to_owned(), entry.to_owned()))
@@ -334,18 +343,41 @@ pub fn check(files: &ProjectFiles) -> Checked {
 
     // Memory first: readability needs every declaration.
     let mut memory: Vec<MemoryDecl> = Vec::new();
+    let mut broken = std::collections::HashSet::new();
     let mut misplaced = std::collections::HashSet::new();
     for unit in &units {
         let Some((label, bytes)) = &unit.memory else {
             continue;
         };
-        let Some(root) = parse_file(label, bytes, &mut sources, &mut findings) else {
-            continue;
-        };
+        let parsed = parse_file(label, bytes, &mut sources, &mut findings);
         let source = sources.last().expect("parse_file pushed the source");
-        let mut cx = FileCx {
-            source,
-            findings: &mut findings,
+        let mut scratch = Vec::new();
+        let (root, mut cx) = match parsed {
+            Some(root) => (
+                root,
+                FileCx {
+                    source,
+                    findings: &mut findings,
+                },
+            ),
+            None => {
+                // Its own finding only: what the lines before the error
+                // declare is kept (user code naming it compiles), and
+                // references into the namespace are not reported.
+                broken.insert(match &unit.scope {
+                    Scope::Skill(id) => id.clone(),
+                    Scope::Root => "project".to_owned(),
+                });
+                let before = findings.last().map_or(0, |f| f.span.start);
+                let root = files::parse_prefix(&source.text, before);
+                (
+                    root,
+                    FileCx {
+                        source,
+                        findings: &mut scratch,
+                    },
+                )
+            }
         };
         let decls = match &unit.scope {
             Scope::Skill(id) => {
@@ -383,6 +415,7 @@ pub fn check(files: &ProjectFiles) -> Checked {
             .collect(),
         keys_by_scope: Default::default(),
         misplaced,
+        broken,
     };
 
     let mut merged: BTreeMap<String, MergedResponse> = BTreeMap::new();

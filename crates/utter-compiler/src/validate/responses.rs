@@ -100,7 +100,9 @@ pub(super) fn validate_response(
                 Ok(expr) => {
                     let mut all_readable = true;
                     for r in expr.refs() {
-                        if !schema.readable(scope, &r.namespace, &r.entry) {
+                        if schema.unknowable(&r.namespace, &r.entry) {
+                            all_readable = false;
+                        } else if !schema.readable(scope, &r.namespace, &r.entry) {
                             all_readable = false;
                             let span = node_subspan(cx.source, node, &r.span);
                             let message = schema.unreadable_reason(scope, &r.namespace, &r.entry);
@@ -267,6 +269,7 @@ pub(super) fn check_placeholders(
                     None => Some(format!(
                         "placeholder `{raw}` has no entry name, so it is always delivered as written"
                     )),
+                    Some((ns, entry)) if schema.unknowable(ns, entry) => None,
                     Some((ns, entry)) if !schema.readable(scope, ns, entry) => {
                         suggestion = schema
                             .near_reference(scope, ns, entry)
@@ -301,7 +304,8 @@ pub(super) fn check_placeholders(
                 if let Some((ns, entry)) = declared {
                     report_repr(cx, schema, ns, entry, raw, span, node, response, index);
                 }
-                let problem = declared.is_none().then(|| {
+                let unknowable = schema.broken.iter().any(|ns| fills(ns));
+                let problem = (declared.is_none() && !unknowable).then(|| {
                     let names: Vec<&str> = schema
                         .entries
                         .keys()

@@ -133,7 +133,9 @@ pub(super) fn check_skill_doc(
             ),
             Ok(expr) => {
                 for r in expr.refs() {
-                    if !schema.readable(&scope, &r.namespace, &r.entry) {
+                    if !schema.unknowable(&r.namespace, &r.entry)
+                        && !schema.readable(&scope, &r.namespace, &r.entry)
+                    {
                         cx.report(
                             codes::PROSE_UNKNOWN_MEMORY_KEY,
                             Severity::Error,
@@ -187,7 +189,9 @@ pub(super) fn check_condition(
         }
         Ok(expr) => {
             for r in expr.refs() {
-                if !schema.readable(scope, &r.namespace, &r.entry) {
+                if !schema.unknowable(&r.namespace, &r.entry)
+                    && !schema.readable(scope, &r.namespace, &r.entry)
+                {
                     let span = node_subspan(cx.source, node, &r.span);
                     cx.report(
                         code,
