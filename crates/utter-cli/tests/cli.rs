@@ -533,7 +533,43 @@ fn check_fails_on_a_folder_without_an_agent() {
     let out = utter(&["check", dir.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
     assert!(
-        stderr(&out).contains("holds no `responses.yml`"),
+        stderr(&out)
+            .contains("is not an agent folder: it holds no `responses.yml`, no `memory.yml`"),
+        "{}",
+        stderr(&out)
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// An agent that keeps its wording in prose (skills with a skill.md and no
+/// responses.yml, as `rasa init` creates) is an agent: it is checked.
+#[test]
+fn an_agent_without_responses_is_checked() {
+    let dir = project(
+        "prose-only",
+        &[(
+            "skills/view_transactions/skill.md",
+            "---\ndescription: Show recent transactions\n---\nList them.\n",
+        )],
+    );
+    let out = utter(&["check", dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).starts_with("ok: "), "{}", stdout(&out));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_misspelt_agent_folder_gets_a_did_you_mean() {
+    let dir = project("near", &[("agent/responses.yml", "responses: {}\n")]);
+    let out = utter(&["check", dir.join("agnet").to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("does not exist or is not a folder; did you mean `"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        stderr(&out).trim_end().ends_with("/agent`?"),
         "{}",
         stderr(&out)
     );

@@ -345,6 +345,13 @@ pub fn include_responses(input: TokenStream) -> TokenStream {
         without_bundled_defaults,
     } = match syn::parse2(input) {
         Ok(input) => input,
+        // A bad option says what is wrong with it.
+        Err(e)
+            if e.to_string().starts_with("unknown option")
+                || e.to_string().contains("exclude each other") =>
+        {
+            return e.to_compile_error();
+        }
         Err(e) => {
             return quote_spanned!(e.span()=> ::core::compile_error!(
                 "include_responses! takes the agent folder as a string literal, relative to Cargo.toml, then optionally `deny_warnings`, `without_bundled_defaults` and `compact` or `straight_line`: include_responses!(\"agent\") or include_responses!(\"agent\", deny_warnings)"
@@ -363,8 +370,19 @@ pub fn include_responses(input: TokenStream) -> TokenStream {
             // that is where the user looks, and the message does not
             // depend on where the crate is built.
             let message = match e {
-                crate::load::project::ReadError::NotADirectory(_) => format!(
-                    "include_responses!: agent folder `{}` does not exist or is not a folder (the path is relative to the folder of the crate's Cargo.toml)",
+                crate::load::project::ReadError::NotADirectory(path) => {
+                    let near =
+                        crate::load::project::near_folder(&path).map_or_else(String::new, |near| {
+                            let fixed = Path::new(&literal.value()).with_file_name(near);
+                            format!("; did you mean `{}`?", fixed.display())
+                        });
+                    format!(
+                        "include_responses!: agent folder `{}` does not exist or is not a folder (the path is relative to the folder of the crate's Cargo.toml){near}",
+                        literal.value()
+                    )
+                }
+                crate::load::project::ReadError::NotAnAgent(_) => format!(
+                    "include_responses!: `{}` is not an agent folder: it holds no `responses.yml`, no `memory.yml` and no `skills/<id>/` folder with agent files (the path is relative to the folder of the crate's Cargo.toml)",
                     literal.value()
                 ),
                 other => format!("include_responses!: {other}"),
@@ -417,9 +435,19 @@ impl syn::parse::Parse for MacroInput {
             } else if option == "straight_line" {
                 Some(Strategy::StraightLine)
             } else {
+                let options = [
+                    "deny_warnings",
+                    "without_bundled_defaults",
+                    "compact",
+                    "straight_line",
+                ];
+                let near = crate::diagnostics::did_you_mean(&option.to_string(), options)
+                    .map_or_else(String::new, |near| format!("; did you mean `{near}`?"));
                 return Err(syn::Error::new(
                     option.span(),
-                    "unknown option (expected `deny_warnings`, `without_bundled_defaults`, `compact` or `straight_line`)",
+                    format!(
+                        "unknown option `{option}` (expected `deny_warnings`, `without_bundled_defaults`, `compact` or `straight_line`){near}"
+                    ),
                 ));
             };
             if let Some(strategy) = strategy {

@@ -85,8 +85,15 @@ impl Skipped {
 /// The project cannot be read at all.
 #[derive(Debug)]
 pub enum ReadError {
+    /// The folder does not exist or is not a folder; a folder beside it
+    /// whose name is close, if there is one.
     NotADirectory(PathBuf),
-    Io { path: PathBuf, error: io::Error },
+    /// The folder holds none of an agent's files (see [`ProjectFiles::is_agent`]).
+    NotAnAgent(PathBuf),
+    Io {
+        path: PathBuf,
+        error: io::Error,
+    },
 }
 
 impl fmt::Display for ReadError {
@@ -97,14 +104,44 @@ impl fmt::Display for ReadError {
                     f,
                     "agent folder `{}` does not exist or is not a folder",
                     p.display()
-                )
+                )?;
+                match near_folder(p) {
+                    Some(near) => {
+                        write!(f, "; did you mean `{}`?", p.with_file_name(near).display())
+                    }
+                    None => Ok(()),
+                }
             }
+            ReadError::NotAnAgent(p) => write!(
+                f,
+                "`{}` is not an agent folder: it holds no `responses.yml`, no `memory.yml` and no `skills/<id>/` folder with a `skill.md`, `responses.yml` or `memory.yml`",
+                p.display()
+            ),
             ReadError::Io { path, error } => write!(f, "cannot read `{}`: {error}", path.display()),
         }
     }
 }
 
 impl std::error::Error for ReadError {}
+
+/// The name of a folder beside `path` whose name is close to its last
+/// component (a did-you-mean for a misspelt agent folder).
+pub fn near_folder(path: &Path) -> Option<String> {
+    let name = path.file_name()?.to_str()?;
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let folders: Vec<String> = std::fs::read_dir(parent)
+        .ok()?
+        .take(4096)
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .filter_map(|e| e.file_name().into_string().ok())
+        .filter(|n| !n.chars().any(char::is_control))
+        .collect();
+    crate::diagnostics::did_you_mean(name, folders.iter().map(String::as_str)).map(str::to_owned)
+}
 
 fn io_error(path: &Path) -> impl FnOnce(io::Error) -> ReadError + '_ {
     move |error| ReadError::Io {
@@ -191,6 +228,25 @@ fn read_optional(path: &Path, root: &Path) -> Result<Found, ReadError> {
 impl ProjectFiles {
     /// Reads the project in `dir`.
     pub fn read(dir: &Path) -> Result<Self, ReadError> {
+        let project = Self::read_tree(dir)?;
+        if project.is_agent() {
+            Ok(project)
+        } else {
+            Err(ReadError::NotAnAgent(dir.to_path_buf()))
+        }
+    }
+
+    /// The one rule for what an agent folder is, shared by the CLI, the
+    /// macro and build.rs: it holds a `responses.yml` or a `memory.yml`, or
+    /// a skill folder holding a `skill.md`, `responses.yml` or `memory.yml`
+    /// (an agent that keeps all its wording in prose has no responses).
+    pub fn is_agent(&self) -> bool {
+        let agent_file = |label: &str| ROOT_FILES.contains(&label) || label.starts_with("skills/");
+        self.files.keys().any(|label| agent_file(label))
+            || self.skipped.iter().any(|(label, _)| agent_file(label))
+    }
+
+    fn read_tree(dir: &Path) -> Result<Self, ReadError> {
         if !dir.is_dir() {
             return Err(ReadError::NotADirectory(dir.to_path_buf()));
         }
