@@ -16,6 +16,9 @@ if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import rasa.mantle.va
     "$python" -m venv "$venv"
     "$venv/bin/pip" install -q "rasa-pro==3.21.0"
 fi
+# The bundled layer is 3.21.0's, structurally (names, conditions, rephrase
+# flags, memory entries and types; wording is ours).
+"$venv/bin/python" "$here/bundled_layer.py"
 cargo build --quiet --release --manifest-path "$root/Cargo.toml" -p utter-cli
 target="$(cargo metadata --format-version 1 --no-deps --manifest-path "$root/Cargo.toml" \
     | "$venv/bin/python" -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')"

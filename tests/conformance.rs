@@ -897,6 +897,27 @@ fn yaml_errors_and_reserved_skill_ids_are_findings() {
     );
 }
 
+/// rasa-pro 3.21.0 dropped `utter_ask_how_to_help` from
+/// `default_completed`: an agent delivering it without defining it is told,
+/// as the reference tells it (`conformance/bundled_layer.py` compares the
+/// whole layer with the installed reference).
+#[test]
+fn the_bundled_layer_has_no_utter_ask_how_to_help() {
+    assert!(registry(&[]).response("utter_ask_how_to_help").is_none());
+    let checked = checked(&[
+        (
+            "skills/s/skill.md",
+            "---\ndescription: d\nutter:\n  - utter_ask_how_to_help:\n      on: activate\n---\nBody.\n",
+        ),
+    ]);
+    assert_eq!(
+        with_code(&checked, codes::TRIGGER_UNKNOWN_RESPONSE).len(),
+        1,
+        "{:?}",
+        checked.findings
+    );
+}
+
 #[test]
 fn bundled_defaults_are_clean() {
     let checked = checked(&[]);
@@ -904,7 +925,6 @@ fn bundled_defaults_are_clean() {
     let reg = registry(&[]);
     for name in [
         "utter_ask_wants_to_continue",
-        "utter_ask_how_to_help",
         "utter_ask_wants_to_resume",
         "utter_ask_csat_score",
         "utter_thank_you_for_feedback",
