@@ -904,12 +904,10 @@ fn yaml_errors_and_reserved_skill_ids_are_findings() {
 #[test]
 fn the_bundled_layer_has_no_utter_ask_how_to_help() {
     assert!(registry(&[]).response("utter_ask_how_to_help").is_none());
-    let checked = checked(&[
-        (
-            "skills/s/skill.md",
-            "---\ndescription: d\nutter:\n  - utter_ask_how_to_help:\n      on: activate\n---\nBody.\n",
-        ),
-    ]);
+    let checked = checked(&[(
+        "skills/s/skill.md",
+        "---\ndescription: d\nutter:\n  - utter_ask_how_to_help:\n      on: activate\n---\nBody.\n",
+    )]);
     assert_eq!(
         with_code(&checked, codes::TRIGGER_UNKNOWN_RESPONSE).len(),
         1,

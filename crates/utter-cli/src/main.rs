@@ -17,12 +17,16 @@ use utter_compiler::diagnostics::did_you_mean;
 use utter_compiler::{Checked, ProjectFiles, Registry, check, codegen, lower};
 
 const EXIT_CODES: &str = "\
+Exit codes: 0 ok; 1 the project has errors;
+2 utter could not run (bad arguments, unreadable input, a folder that is not an agent).";
+
+const CHECK_EXIT_CODES: &str = "\
 Exit codes: 0 ok; 1 the project has errors (or warnings with --deny-warnings);
-2 utter could not run (bad arguments, unreadable input, a folder without responses.yml).";
+2 utter could not run (bad arguments, unreadable input, a folder that is not an agent).";
 
 /// Compile-time checked responses for Rasa Mantle agents.
 #[derive(Parser)]
-#[command(name = "utter", version, after_help = EXIT_CODES, propagate_version = true)]
+#[command(name = "utter", version, after_help = CHECK_EXIT_CODES, propagate_version = true)]
 struct Cli {
     /// When to colour the output: `auto` colours a terminal unless NO_COLOR is set.
     #[arg(long, value_enum, global = true, default_value_t = ColorChoice::Auto)]
@@ -41,7 +45,7 @@ enum ColorChoice {
 #[derive(Subcommand)]
 enum Command {
     /// Validate every responses.yml, memory.yml and skill.md of an agent project.
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = CHECK_EXIT_CODES)]
     Check {
         /// The agent folder (holding responses.yml and/or skills/).
         #[arg(default_value = ".")]
@@ -219,13 +223,19 @@ fn cmd_check(
     let summary = output::Summary::of(&checked);
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
+    let failed = summary.errors > 0 || (deny_warnings && summary.warnings > 0);
     let verdict = format!(
-        "{}: {} checked in {}: {}, {}",
-        if summary.errors > 0 { "error" } else { "ok" },
+        "{}: {} checked in {}: {}, {}{}",
+        if failed { "error" } else { "ok" },
         dir.display(),
         plural(summary.files, "file"),
         plural(summary.errors, "error"),
         plural(summary.warnings, "warning"),
+        if failed && summary.errors == 0 {
+            " (warnings denied)"
+        } else {
+            ""
+        },
     );
     match format {
         CheckFormat::Json => writeln!(out, "{}", output::json(&checked, dir))?,
@@ -243,13 +253,11 @@ fn cmd_check(
             writeln!(out, "{verdict}")?;
         }
     }
-    Ok(
-        if summary.errors > 0 || (deny_warnings && summary.warnings > 0) {
-            ExitCode::from(1)
-        } else {
-            ExitCode::SUCCESS
-        },
-    )
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 /// The project's registry; `None` when it has errors, which are then

@@ -448,8 +448,8 @@ fn check_reports_what_the_declared_types_decide() {
         "{text}"
     );
     assert!(
-        text.contains("skills/order_pizza/responses.yml:4:18"),
-        "the categorical at its line and column: {text}"
+        text.contains("skills/order_pizza/responses.yml:4:52"),
+        "the unknown value at its line and column: {text}"
     );
     assert!(
         text.contains("error[utter.validation.condition.type_mismatch]"),
@@ -590,6 +590,86 @@ fn deny_warnings_fails_on_warnings() {
     let out = utter(&["check", path, "--deny-warnings"]);
     assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
     assert!(stdout(&out).contains("1 warning"), "{}", stdout(&out));
+    // A failing check never says `ok`.
+    let verdict = stdout(&out).lines().last().unwrap_or_default().to_owned();
+    assert!(
+        verdict.starts_with("error: ") && verdict.ends_with("(warnings denied)"),
+        "{verdict}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn only_check_mentions_deny_warnings() {
+    for command in ["render", "expand"] {
+        let out = utter(&[command, "--help"]);
+        assert!(
+            !stdout(&out).contains("deny-warnings"),
+            "{command}: {}",
+            stdout(&out)
+        );
+    }
+    assert!(stdout(&utter(&["check", "--help"])).contains("--deny-warnings"));
+}
+
+#[test]
+fn a_misspelt_categorical_value_points_at_the_literal_with_a_fix() {
+    let dir = project(
+        "lsot",
+        &[
+            (
+                "skills/card/memory.yml",
+                "schema:\n  public:\n    reason: {type: categorical, enum_values: [lost, stolen]}\n",
+            ),
+            (
+                "skills/card/responses.yml",
+                "responses:\n  utter_x:\n    - text: a\n      condition: session.card.reason == \"lsot\"\n    - text: b\n    - text: c\n",
+            ),
+        ],
+    );
+    let out = utter(&["check", dir.to_str().unwrap(), "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+    let findings = json["findings"].as_array().unwrap();
+    let enum_value = findings
+        .iter()
+        .find(|f| f["code"] == "utter.validation.condition.unknown_enum_value")
+        .expect("the finding");
+    // `condition: session.card.reason == "lsot"`: the literal starts in column 41.
+    assert_eq!(
+        (enum_value["line"].as_u64(), enum_value["column"].as_u64()),
+        (Some(4), Some(41))
+    );
+    assert_eq!(enum_value["end_column"].as_u64(), Some(47));
+    assert_eq!(enum_value["suggestion"], "\"lost\"");
+    // Two defaults: the finding points at the second one, variant 2.
+    let defaults = findings
+        .iter()
+        .find(|f| f["code"] == "mantle.validation.response.multiple_defaults")
+        .expect("the finding");
+    assert_eq!(
+        (defaults["line"].as_u64(), defaults["variant"].as_u64()),
+        (Some(6), Some(2))
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_tab_in_indentation_points_at_the_tab() {
+    let dir = project(
+        "tab",
+        &[("responses.yml", "responses:\n  utter_t:\n\t- text: x\n")],
+    );
+    let out = utter(&["check", dir.to_str().unwrap(), "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+    let f = &json["findings"][0];
+    assert_eq!(
+        (f["line"].as_u64(), f["column"].as_u64()),
+        (Some(3), Some(1))
+    );
+    assert_eq!(
+        f["help"],
+        "indent with spaces: YAML does not allow tabs in indentation"
+    );
     let _ = std::fs::remove_dir_all(dir);
 }
 

@@ -67,14 +67,41 @@ pub(crate) fn parse_yaml(
                 YamlErrorKind::Unsupported => codes::YAML_UNSUPPORTED,
             };
             let end = e.span.end.max(e.span.start + 1);
-            let mut finding = source.finding(code, Severity::Error, e.span.start..end, e.message);
-            if e.kind == YamlErrorKind::Syntax {
+            // A tab in the indentation: point at the tab itself.
+            let tab = (e.kind == YamlErrorKind::Syntax && e.message.contains("tab"))
+                .then(|| indentation_tab(&source.text, e.span.start))
+                .flatten();
+            let span = tab.map_or(e.span.start..end, |at| at..at + 1);
+            let mut finding = source.finding(code, Severity::Error, span, e.message);
+            if tab.is_some() {
+                finding.help =
+                    Some("indent with spaces: YAML does not allow tabs in indentation".to_owned());
+            } else if e.kind == YamlErrorKind::Syntax {
                 finding.help = indentation_hint(&source.text, e.span.start);
             }
             findings.push(finding);
             None
         }
     }
+}
+
+/// The offset of the first tab in the indentation of the line holding `at`
+/// (or of the line before, where the parser noticed it late).
+fn indentation_tab(text: &str, at: usize) -> Option<usize> {
+    let at = at.min(text.len());
+    let mut start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    for _ in 0..2 {
+        let line = text[start..].lines().next().unwrap_or("");
+        let indent = line.len() - line.trim_start_matches([' ', '\t', '-']).len();
+        if let Some(tab) = line[..indent].find('\t') {
+            return Some(start + tab);
+        }
+        if start == 0 {
+            break;
+        }
+        start = text[..start - 1].rfind('\n').map_or(0, |i| i + 1);
+    }
+    None
 }
 
 /// When the line of a syntax error is indented to a column no line above it

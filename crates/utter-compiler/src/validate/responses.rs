@@ -160,17 +160,28 @@ pub(super) fn validate_response(
     }
     if conditioned > 0 && defaults.len() > 1 {
         let listed: Vec<String> = defaults.iter().map(usize::to_string).collect();
+        // The second default is the one in excess: the finding points at it.
+        let second = defaults[1];
+        let span = raw
+            .variants
+            .iter()
+            .find(|v| v.index == second)
+            .map_or(raw.name_span.clone(), |v| v.span.clone());
         cx.report_in(
             codes::MULTIPLE_DEFAULTS,
             Severity::Error,
-            raw.name_span.clone(),
+            span,
             &raw.name,
-            None,
+            Some(second),
             format!(
                 "has multiple default variants at index(es) {}; exactly one variant must omit `condition`",
                 listed.join(", ")
             ),
         );
+        cx.help(format!(
+            "give variant {second} a `condition`, or remove it (variant {} is the default)",
+            defaults[0]
+        ));
     }
     conditions
 }
@@ -212,10 +223,22 @@ fn report_types(
     variant: Option<usize>,
 ) {
     let lookup = |r: &MemoryRef| schema.readable_info(scope, r);
+    let condition = node.as_scalar().map_or("", |s| s.value.as_str());
     for finding in types::analyse(expr, &lookup) {
-        let span = match &finding.span {
-            Some(span) => node_subspan(cx.source, node, span),
-            None => node.span.clone(),
+        // A finding about a string literal points at the literal, and its
+        // did-you-mean replaces it, quotes kept.
+        let literal = finding.literal.as_ref().and_then(|(value, near)| {
+            let from = finding.span.as_ref().map_or(0, |s| s.start);
+            ['"', '\''].into_iter().find_map(|quote| {
+                let quoted = format!("{quote}{value}{quote}");
+                let at = from + condition.get(from..)?.find(&quoted)?;
+                let fix = near.as_ref().map(|n| format!("{quote}{n}{quote}"));
+                Some((at..at + quoted.len(), fix))
+            })
+        });
+        let span = match (&literal, &finding.span) {
+            (Some((span, _)), _) | (None, Some(span)) => node_subspan(cx.source, node, span),
+            (None, None) => node.span.clone(),
         };
         cx.report_in(
             finding.code,
@@ -227,6 +250,9 @@ fn report_types(
         );
         if let Some(help) = finding.help {
             cx.help(help);
+        }
+        if let (Some((_, Some(fix))), Some(last)) = (literal, cx.findings.last_mut()) {
+            last.suggestion = Some(fix);
         }
     }
 }

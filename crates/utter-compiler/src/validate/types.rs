@@ -135,6 +135,9 @@ pub struct TypeFinding {
     pub message: String,
     /// The fix, shown as `help:`.
     pub help: Option<String>,
+    /// A string literal the finding is about, and the value that should
+    /// replace it (a did-you-mean): the report points at the literal.
+    pub literal: Option<(String, Option<String>)>,
 }
 
 struct Analysis<'a> {
@@ -165,6 +168,7 @@ pub fn analyse<'a>(
             severity: Severity::Warning,
             message: format!("this condition {why}, so the variant is never delivered"),
             help: None,
+            literal: None,
         });
     }
     analysis.findings
@@ -281,6 +285,7 @@ impl<'a> Analysis<'a> {
                             op.symbol(), ra.namespace, ra.entry, ia.ty, rb.namespace, rb.entry, ib.ty
                         ),
                         help: None,
+                        literal: None,
                     });
                 }
                 return all;
@@ -295,12 +300,11 @@ impl<'a> Analysis<'a> {
                 if let (EntryType::Categorical, Literal::Str(s)) = (info.ty, literal)
                     && !info.values.iter().any(|v| v == s)
                 {
-                    let help = Some(
-                        did_you_mean(s, info.values.iter().map(String::as_str)).map_or_else(
-                            || format!("compare with one of {}", info.values.join(", ")),
-                            |v| format!("did you mean `{v}`?"),
-                        ),
-                    );
+                    let near = did_you_mean(s, info.values.iter().map(String::as_str));
+                    let help = Some(near.map_or_else(
+                        || format!("compare with one of {}", info.values.join(", ")),
+                        |v| format!("did you mean `{v}`?"),
+                    ));
                     let verdict = if op == CmpOp::Eq {
                         "so this comparison never holds"
                     } else {
@@ -315,6 +319,7 @@ impl<'a> Analysis<'a> {
                             info.values.join(", ")
                         ),
                         help,
+                        literal: Some((s.clone(), near.map(str::to_owned))),
                     });
                     return if op == CmpOp::Eq { FALSE } else { TRUE };
                 }
@@ -342,6 +347,7 @@ impl<'a> Analysis<'a> {
                             literal_hint(info.ty, literal)
                         ),
                         help: None,
+                        literal: None,
                     });
                     return outcome;
                 }
@@ -367,6 +373,7 @@ impl<'a> Analysis<'a> {
                             literal_hint(info.ty, literal)
                         ),
                         help: None,
+                        literal: None,
                     });
                     return ERROR;
                 }
