@@ -797,7 +797,8 @@ fn default_rules() {
         got,
         [
             one(codes::DEFAULT_REQUIRED, "none", None, 2, 3),
-            one(codes::MULTIPLE_DEFAULTS, "two", None, 5, 3),
+            // At the second default, the one in excess.
+            one(codes::MULTIPLE_DEFAULTS, "two", Some(2), 9, 7),
         ]
     );
     let checked = checked(&[

@@ -252,3 +252,56 @@ fn contexts_are_send_and_sync() {
         s.spawn(|| assert!(!agent::deliver(Response::UtterSize, &ctx).text.is_empty()));
     });
 }
+
+#[test]
+fn typed_memory_reads_a_memory_document() {
+    use utter::json::FromJson;
+    let memory = Memory::from_json(
+        r#"{"order": {"size": "large", "count": 2, "price": 3}, "project": {"vip": true}}"#,
+    )
+    .expect("a valid document");
+    assert_eq!(memory.order.size, Some(Size::Large));
+    assert_eq!(memory.order.count, Some(2));
+    assert_eq!(
+        memory.order.price,
+        Some(3.0),
+        "an int stored in a float entry"
+    );
+    assert_eq!(memory.project.vip, Some(true));
+    // The CLI's strictness, with the line and column of the entry's key.
+    let wrong = Memory::from_json("{\"order\": {\n  \"count\": \"three\"}}").unwrap_err();
+    assert_eq!((wrong.line, wrong.column), (2, 3), "{wrong}");
+    assert!(wrong.message.contains("declared `int`"), "{wrong}");
+    let undeclared = Memory::from_json(r#"{"order": {"cuont": 1}}"#).unwrap_err();
+    assert!(undeclared.message.contains("cuont"), "{undeclared}");
+    let duplicate = Memory::from_json(r#"{"order": {"count": 1, "count": 2}}"#).unwrap_err();
+    assert!(duplicate.message.contains("duplicate"), "{duplicate}");
+    assert!(Memory::from_json("{").is_err());
+}
+
+/// `Response`, `Skill` and every categorical enum have one surface: `ALL`,
+/// `as_str`, `Display` and `FromStr` (with a did-you-mean).
+#[test]
+fn generated_enums_share_one_surface() {
+    fn surface<T>(all: &[T], as_str: fn(&T) -> &'static str)
+    where
+        T: std::fmt::Display + std::str::FromStr + PartialEq + std::fmt::Debug,
+        T::Err: std::fmt::Display,
+    {
+        assert!(!all.is_empty());
+        for value in all {
+            assert_eq!(value.to_string(), as_str(value));
+            assert_eq!(as_str(value).parse::<T>().ok().as_ref(), Some(value));
+        }
+    }
+    surface(Response::ALL, |r| r.as_str());
+    surface(Skill::ALL, |s| s.as_str());
+    surface(Size::ALL, |s| s.as_str());
+    let err = "utter_sizee".parse::<Response>().unwrap_err();
+    assert!(
+        err.to_string().contains("no response `utter_sizee`"),
+        "{err}"
+    );
+    let err = "ordr".parse::<Skill>().unwrap_err();
+    assert_eq!(err.did_you_mean.as_deref(), Some("order"));
+}

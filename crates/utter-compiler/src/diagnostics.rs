@@ -7,6 +7,7 @@ use std::ops::Range;
 use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
 
 pub mod codes;
+pub mod escape;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Severity {
@@ -222,7 +223,11 @@ pub fn render_finding_in(finding: &Finding, source: Option<&SourceFile>, color: 
     } else {
         Renderer::plain()
     };
-    let title = format!("{}{}", finding.subject(), finding.message);
+    // Data is shown, never obeyed (see `escape`).
+    let title = escape::escape(&format!("{}{}", finding.subject(), finding.message)).into_owned();
+    let file = escape::escape(&finding.file);
+    let note = finding.note.as_deref().map(escape::escape);
+    let help = finding.help.as_deref().map(escape::escape);
     let level = match finding.severity {
         Severity::Error => Level::ERROR,
         Severity::Warning => Level::WARNING,
@@ -251,31 +256,37 @@ pub fn render_finding_in(finding: &Finding, source: Option<&SourceFile>, color: 
     });
     let rendered = match line {
         Some((text, span)) if text.len() <= MAX_SNIPPET_LINE => {
+            // Unsafe characters masked one for one, the span moved with them.
+            let masked = escape::mask(text);
+            let moved = |at: usize| {
+                let chars = text[..at].chars().count();
+                masked
+                    .char_indices()
+                    .nth(chars)
+                    .map_or(masked.len(), |(i, _)| i)
+            };
+            let span = moved(span.start)..moved(span.end);
             let mut group = level.primary_title(&title).id(finding.code).element(
-                Snippet::source(text)
+                Snippet::source(&*masked)
                     .line_start(finding.line)
-                    .path(finding.file.as_str())
+                    .path(&*file)
                     .annotation(AnnotationKind::Primary.span(span)),
             );
-            if let Some(note) = &finding.note {
-                group = group.element(Level::NOTE.message(note.as_str()));
+            if let Some(note) = &note {
+                group = group.element(Level::NOTE.message(&**note));
             }
-            if let Some(help) = &finding.help {
-                group = group.element(Level::HELP.message(help.as_str()));
+            if let Some(help) = &help {
+                group = group.element(Level::HELP.message(&**help));
             }
             renderer.render(&[group])
         }
         _ => {
             let mut out = format!("{}[{}]: {title}\n", finding.severity.as_str(), finding.code);
-            let _ = write!(
-                out,
-                " --> {}:{}:{}",
-                finding.file, finding.line, finding.column
-            );
-            if let Some(note) = &finding.note {
+            let _ = write!(out, " --> {file}:{}:{}", finding.line, finding.column);
+            if let Some(note) = &note {
                 let _ = write!(out, "\n  = note: {note}");
             }
-            if let Some(help) = &finding.help {
+            if let Some(help) = &help {
                 let _ = write!(out, "\n  = help: {help}");
             }
             out

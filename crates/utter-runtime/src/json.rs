@@ -227,6 +227,38 @@ impl fmt::Display for JsonError {
 
 impl std::error::Error for JsonError {}
 
+/// A typed memory read from a memory document, with the CLI's strictness:
+/// `Memory::from_json(text)` on the generated `Memory` (bring the trait into
+/// scope: `use utter::json::FromJson`). Malformed JSON, a duplicate key, an
+/// integer outside 64 bits, an undeclared entry and a value of another type
+/// than the declared one are errors with the line and column where they
+/// are; nothing is silently dropped.
+pub trait FromJson: crate::SetMemory + Default {
+    /// The memory `text` describes (`{"<namespace>": {"<entry>": value}}`).
+    fn from_json(text: &str) -> Result<Self, JsonError> {
+        let mut memory = Self::default();
+        memory.load_json(text)?;
+        Ok(memory)
+    }
+
+    /// Sets every entry `text` names; on an error, the entries before it
+    /// are set and the rest are not.
+    fn load_json(&mut self, text: &str) -> Result<(), JsonError> {
+        for a in parse_located(text)? {
+            self.set_value(&a.namespace, &a.entry, a.value)
+                .map_err(|e| JsonError {
+                    offset: a.offset,
+                    line: a.line,
+                    column: a.column,
+                    message: e.to_string(),
+                })?;
+        }
+        Ok(())
+    }
+}
+
+impl<M: crate::SetMemory + Default> FromJson for M {}
+
 /// One assignment of a memory document, with where its entry's key is.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LocatedAssignment {

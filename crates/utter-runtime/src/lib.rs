@@ -23,8 +23,8 @@ mod value;
 pub use delivery::{AsyncRephraser, Delivery, Rephraser, Spoken};
 pub use format::{py_str, write_py_repr, write_py_str};
 pub use memory::{
-    Context, Entry, EntryKey, MapMemory, Memory, Reader, SkillId, SlotMemory, UnknownSkill,
-    Visibility, find_entry,
+    Context, Entry, EntryKey, MapMemory, Memory, Reader, SetMemory, SkillId, SlotMemory,
+    UnknownResponse, UnknownSkill, Visibility, find_entry,
 };
 pub use skill::{SkillResponses, StepKind, StepResponse, ToolResponses, WhenTrigger};
 pub use template::{Piece, Rendered, literal_text, render, text_capacity};

@@ -104,6 +104,15 @@ pub struct EntryKey<'a> {
     pub name: &'a str,
 }
 
+/// Memory that takes dynamic values checked against the declared types, as
+/// the generated typed `Memory` does: what `utter::json::FromJson` fills a
+/// memory through.
+pub trait SetMemory {
+    /// Sets `namespace.name` to `value`; an undeclared entry or a value of
+    /// another type is an error and nothing is stored.
+    fn set_value(&mut self, namespace: &str, name: &str, value: Value) -> Result<(), SetError>;
+}
+
 /// A store of memory values, read through the declared entry.
 pub trait Memory {
     /// The value of the entry; [`ValueRef::None`] when unset.
@@ -253,19 +262,55 @@ impl std::error::Error for UnknownSkill {}
 impl UnknownSkill {
     /// `id` is unknown among `known`: the error, with a did-you-mean.
     pub fn new<'k>(id: &str, known: impl IntoIterator<Item = &'k str>) -> Self {
-        let limit = (id.chars().count() / 3).max(1);
-        let did_you_mean = known
-            .into_iter()
-            .map(|k| (crate::edit_distance(id, k, limit + 1), k))
-            .filter(|(d, _)| *d <= limit)
-            .min()
-            .map(|(_, k)| k.to_owned());
         UnknownSkill {
             id: id.to_owned(),
-            did_you_mean,
+            did_you_mean: nearest(id, known),
         }
     }
 }
+
+/// The name of `known` closest to `name`, when `name` looks like a typo of
+/// it (at most a third of its characters edited).
+fn nearest<'k>(name: &str, known: impl IntoIterator<Item = &'k str>) -> Option<String> {
+    let limit = (name.chars().count() / 3).max(1);
+    known
+        .into_iter()
+        .map(|k| (crate::edit_distance(name, k, limit + 1), k))
+        .filter(|(d, _)| *d <= limit)
+        .min()
+        .map(|(_, k)| k.to_owned())
+}
+
+/// A response name that names no response of the agent (what
+/// `"...".parse::<Response>()` returns).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownResponse {
+    pub name: String,
+    /// The closest known name, when the unknown one looks like a typo of it.
+    pub did_you_mean: Option<String>,
+}
+
+impl UnknownResponse {
+    /// `name` is unknown among `known`: the error, with a did-you-mean.
+    pub fn new<'k>(name: &str, known: impl IntoIterator<Item = &'k str>) -> Self {
+        UnknownResponse {
+            name: name.to_owned(),
+            did_you_mean: nearest(name, known),
+        }
+    }
+}
+
+impl fmt::Display for UnknownResponse {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "the agent has no response `{}`", self.name)?;
+        if let Some(near) = &self.did_you_mean {
+            write!(f, " (did you mean `{near}`?)")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for UnknownResponse {}
 
 /// The memory as one skill sees it while a response is delivered.
 ///

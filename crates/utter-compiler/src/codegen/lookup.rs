@@ -97,6 +97,21 @@ pub fn common_items(
             }
         }
 
+        impl ::core::fmt::Display for Response {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+
+        impl ::core::str::FromStr for Response {
+            type Err = ::utter::UnknownResponse;
+
+            /// The response called `name` (an unknown name is an error with a did-you-mean).
+            fn from_str(name: &str) -> ::core::result::Result<Self, Self::Err> {
+                Response::from_name(name).ok_or_else(|| ::utter::UnknownResponse::new(name, Response::ALL.iter().map(|r| r.name())))
+            }
+        }
+
         #[allow(dead_code)]
         impl Response {
             /// Every response, sorted by name.
@@ -107,6 +122,11 @@ pub fn common_items(
             /// The response name as written in `responses.yml`.
             pub const fn name(self) -> &'static str {
                 #name_body
+            }
+
+            /// The response name as written in `responses.yml` ([`Self::name`]).
+            pub const fn as_str(self) -> &'static str {
+                self.name()
             }
 
             /// Whether the response comes from the bundled defaults (the

@@ -198,8 +198,11 @@ fn categorical_enum(decl: &MemoryDecl, name: &str, variants: &[String]) -> Token
             }
 
             /// Every value, in declared order.
+            pub const ALL: &'static [#name] = &[#(#name::#idents),*];
+
+            /// Every value, in declared order ([`Self::ALL`]).
             pub const fn all() -> &'static [#name] {
-                &[#(#name::#idents),*]
+                Self::ALL
             }
         }
 
@@ -404,6 +407,12 @@ pub fn typed_memory(decls: &[MemoryDecl]) -> TokenStream {
                     #(#reads,)*
                     _ => ::utter::ValueRef::None,
                 }
+            }
+        }
+
+        impl ::utter::SetMemory for Memory {
+            fn set_value(&mut self, namespace: &str, name: &str, value: ::utter::Value) -> ::core::result::Result<(), ::utter::SetError> {
+                self.set(namespace, name, value)
             }
         }
 

@@ -119,6 +119,11 @@ pub fn skill_items(
                 match self { #(#id_arms,)* }
             }
 
+            /// The skill id ([`Self::id`]).
+            pub const fn as_str(self) -> &'static str {
+                self.id()
+            }
+
             /// The skill with folder name `id`.
             pub fn from_id(id: &str) -> ::core::option::Option<Skill> {
                 match id {
@@ -140,6 +145,12 @@ pub fn skill_items(
             #[inline]
             fn id(self) -> &'static str {
                 Skill::id(self)
+            }
+        }
+
+        impl ::core::fmt::Display for Skill {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                f.write_str(self.id())
             }
         }
 
