@@ -31,6 +31,7 @@ use std::fmt;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
+use utter_compiler::diagnostics::escape::escape;
 use utter_compiler::{Checked, ProjectFiles, check, codegen, lower};
 
 pub use utter_compiler::codegen::{COMPACT_ABOVE, Strategy};
@@ -125,10 +126,8 @@ impl Builder {
     pub fn compile(self) {
         let stdout = io::stdout();
         let mut out = stdout.lock();
-        if let Err(e) = self.compile_to(&mut out)
-            && !matches!(e, Error::Findings(_))
-        {
-            let _ = writeln!(out, "cargo::error=utter: {e}");
+        if let Err(e) = self.compile_to(&mut out) {
+            report_failure(&e, &mut out);
         }
     }
 
@@ -201,6 +200,19 @@ impl Builder {
     }
 }
 
+/// A failure as a `cargo::error=` line (findings were reported already).
+/// A path in it is data, escaped as every finding is: a file name may hold
+/// a newline, which would start a directive of its own.
+pub fn report_failure(error: &Error, directives: &mut impl Write) {
+    if !matches!(error, Error::Findings(_)) {
+        let _ = writeln!(
+            directives,
+            "cargo::error=utter: {}",
+            escape(&error.to_string())
+        );
+    }
+}
+
 /// `path` as it may stand in a cargo directive: UTF-8 without control
 /// characters (a newline would start a directive of its own); else `None`.
 fn directive_path(path: &Path) -> Option<String> {
@@ -228,15 +240,7 @@ fn report(checked: &Checked, prefix: &str, directives: &mut impl Write) -> usize
         for line in message.lines().filter(|l| !l.trim().is_empty()) {
             // Data from the YAML files is shown, never obeyed: no control
             // character reaches cargo (or the terminal) as it is.
-            let line: String = line
-                .chars()
-                .map(|c| match c {
-                    '\t' => "\t".to_owned(),
-                    c if c.is_control() => c.escape_unicode().to_string(),
-                    c => c.to_string(),
-                })
-                .collect();
-            let _ = writeln!(directives, "{directive}{line}");
+            let _ = writeln!(directives, "{directive}{}", escape(line));
         }
     }
     warnings

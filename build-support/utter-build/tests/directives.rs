@@ -161,3 +161,54 @@ fn a_folder_name_never_becomes_a_directive() {
     assert!(matches!(result, Err(Error::Findings(1))), "{result:?}");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// Every line utter-build prints is one of the three directives it means,
+/// whatever the names, texts and paths of the agent hold (control and bidi
+/// characters, directive-looking text): the one escaping rule.
+#[test]
+fn no_data_reaches_cargo_unescaped() {
+    let hostile = "\u{1b}]0;T\u{7}\u{9b}\u{202e}\u{2066}";
+    let dir = temp_project(
+        "hostile",
+        &[
+            (
+                "responses.yml",
+                "responses:\n  \"utter_\\e[2J\\u202e\\x9b\":\n    - text: \"{nope\\e]8;;x\\a}\"\n  utter_dup:\n    - text: a\n      condition: session.project.z\n",
+            ),
+            ("memory.yml", "\"z\\e\": {type: bool}\n"),
+        ],
+    );
+    let evil = dir.join(format!(
+        "skills/{hostile}\n::error file=x,line=1::INJECTED\ncargo::rustc-env=PWNED=yes"
+    ));
+    std::fs::create_dir_all(&evil).unwrap();
+    std::fs::write(evil.join("skill.md"), "---\ndescription: d\n---\nBody.\n").unwrap();
+    let mut directives = Vec::new();
+    let result = Builder::new("agent").compile_paths(&dir, &dir.join("out.rs"), &mut directives);
+    // The failure path with a hostile path, too.
+    let missing = dir.join(format!("gone\ncargo::rustc-env=PWNED=yes{hostile}"));
+    let failure =
+        Builder::new("agent").compile_paths(&missing, &dir.join("out2.rs"), &mut Vec::new());
+    utter_build::report_failure(&failure.unwrap_err(), &mut directives);
+    let directives = String::from_utf8(directives).unwrap();
+    assert!(
+        directives.contains("cargo::error=utter: agent folder"),
+        "{directives}"
+    );
+    for line in directives.lines() {
+        assert!(
+            line.starts_with("cargo::rerun-if-changed=")
+                || line.starts_with("cargo::warning=")
+                || line.starts_with("cargo::error="),
+            "a line cargo would obey: {line:?}"
+        );
+        assert!(
+            !line
+                .chars()
+                .any(utter_compiler::diagnostics::escape::is_unsafe),
+            "an unescaped character: {line:?}"
+        );
+    }
+    assert!(result.is_err());
+    let _ = std::fs::remove_dir_all(dir);
+}

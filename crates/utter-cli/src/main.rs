@@ -14,6 +14,7 @@ use std::process::ExitCode;
 use clap::{CommandFactory as _, Parser, Subcommand, ValueEnum};
 use utter::{Context, SlotMemory};
 use utter_compiler::diagnostics::did_you_mean;
+use utter_compiler::diagnostics::escape::escape;
 use utter_compiler::{Checked, ProjectFiles, Registry, check, codegen, lower};
 
 const EXIT_CODES: &str = "\
@@ -149,7 +150,8 @@ fn main() -> ExitCode {
             if json_out {
                 println!("{}", output::json_fatal(&message));
             }
-            eprintln!("error: {message}");
+            // Paths and names in it are data: shown, never obeyed.
+            eprintln!("error: {}", escape(&message));
             ExitCode::from(2)
         }
     }
@@ -306,6 +308,14 @@ fn read_memory_text(path: &Path) -> Result<String, Fatal> {
         ("<stdin>".to_owned(), bytes)
     } else {
         let label = path.display().to_string();
+        // A FIFO would block forever, a device never end: only regular files.
+        let meta = std::fs::metadata(path)
+            .map_err(|e| Fatal(format!("cannot read memory file `{label}`: {e}")))?;
+        if !meta.is_file() {
+            return Err(Fatal(format!(
+                "memory file `{label}` is not a regular file (a folder, FIFO, socket or device); give a JSON file, or `-` for standard input"
+            )));
+        }
         let bytes = utter_compiler::load::project::read_bounded(path, limit)
             .map_err(|e| Fatal(format!("cannot read memory file `{label}`: {e}")))?
             .map_err(|_| {
@@ -376,7 +386,10 @@ fn cmd_render(
                     .map(|s| format!(" (did you mean `{s}`?)"))
                     .unwrap_or_default();
                 eprintln!(
-                    "warning: {label}:{line}:{column}: {undeclared}{hint}; it is not readable and is ignored"
+                    "warning: {}",
+                    escape(&format!(
+                        "{label}:{line}:{column}: {undeclared}{hint}; it is not readable and is ignored"
+                    ))
                 );
             }
         }
@@ -393,7 +406,10 @@ fn cmd_render(
             .map(|s| format!(" (did you mean `{s}`?)"))
             .unwrap_or_default();
         eprintln!(
-            "warning: the project defines no response `{response}`{hint}; it is delivered as its name"
+            "warning: {}",
+            escape(&format!(
+                "the project defines no response `{response}`{hint}; it is delivered as its name"
+            ))
         );
     }
     let stdout = std::io::stdout();

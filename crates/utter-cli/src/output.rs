@@ -219,9 +219,11 @@ pub fn sarif(checked: &Checked, dir: &Path) -> String {
     .to_string()
 }
 
-/// A workflow command's data: `%`, CR and LF escaped.
+/// A workflow command's data: unsafe characters escaped as everywhere
+/// (`diagnostics::escape`), then `%`, CR and LF as GitHub wants them.
 fn escape_data(s: &str) -> String {
-    s.replace('%', "%25")
+    utter_compiler::diagnostics::escape::escape(s)
+        .replace('%', "%25")
         .replace('\r', "%0D")
         .replace('\n', "%0A")
 }

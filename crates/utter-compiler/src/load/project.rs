@@ -44,6 +44,9 @@ pub enum Skipped {
     OutsideLink(PathBuf),
     /// A symlink to nothing.
     Dangling,
+    /// A symlink that cannot be followed: it loops, or leads through a
+    /// folder that cannot be read.
+    Unfollowable,
     /// A FIFO, socket or device where a file is expected: never opened
     /// (reading one can hang or never end).
     NotAFile,
@@ -74,6 +77,7 @@ impl Skipped {
                 target.display()
             ),
             Skipped::Dangling => "is a symlink to nothing; it is ignored".to_owned(),
+            Skipped::Unfollowable => "is a symlink that cannot be followed (it loops, or leads through a folder that cannot be read); it is ignored".to_owned(),
             Skipped::NotAFile => "is not a regular file (a FIFO, socket or device); it was not opened".to_owned(),
             Skipped::OddName => "has a name with a control character, or one that is not UTF-8; rename it (it was not read, and no build directive names it)".to_owned(),
             Skipped::FileInSkills => "is a file directly under `skills/`, where only skill folders are read; it is ignored".to_owned(),
@@ -194,7 +198,9 @@ fn kind(path: &Path, root: &Path) -> Result<Kind, ReadError> {
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
                 return Ok(Kind::Skipped(Skipped::Dangling));
             }
-            Err(e) => return Err(io_error(path)(e)),
+            // A link that loops (or leads through something unreadable) is
+            // a warning like a dangling one, not the end of the check.
+            Err(_) => return Ok(Kind::Skipped(Skipped::Unfollowable)),
         };
         if !target.starts_with(root) {
             return Ok(Kind::Skipped(Skipped::OutsideLink(target)));
