@@ -219,13 +219,22 @@ pub fn sarif(checked: &Checked, dir: &Path) -> String {
     .to_string()
 }
 
-/// A workflow command's data: unsafe characters escaped as everywhere
-/// (`diagnostics::escape`), then `%`, CR and LF as GitHub wants them.
+/// A workflow command's data: `%`, CR and LF as GitHub wants them, every
+/// other unsafe character as everywhere (`diagnostics::escape`).
 fn escape_data(s: &str) -> String {
-    utter_compiler::diagnostics::escape::escape(s)
-        .replace('%', "%25")
-        .replace('\r', "%0D")
-        .replace('\n', "%0A")
+    let lines: Vec<String> = s
+        .split('\n')
+        .map(|line| {
+            line.split('\r')
+                .map(|part| {
+                    utter_compiler::diagnostics::escape::escape(&part.replace('%', "%25"))
+                        .into_owned()
+                })
+                .collect::<Vec<_>>()
+                .join("%0D")
+        })
+        .collect();
+    lines.join("%0A")
 }
 
 /// A workflow command's property: also `:` and `,`.
@@ -266,6 +275,7 @@ mod tests {
     fn workflow_commands_escape_their_separators() {
         assert_eq!(escape_property("a:b,c%\nd"), "a%3Ab%2Cc%25%0Ad");
         assert_eq!(escape_data("a:b,c%\r\n"), "a:b,c%25%0D%0A");
+        assert_eq!(escape_data("x\u{1b}[2J\u{202e}"), "x\\u{1b}[2J\\u{202e}");
     }
 
     #[test]

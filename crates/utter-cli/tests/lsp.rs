@@ -491,3 +491,227 @@ fn definition_lists_the_overridden_definitions_too() {
     client.notify("exit", Value::Null);
     let _ = std::fs::remove_dir_all(&agent);
 }
+
+/// Runs `utter lsp` on raw bytes; its exit code and stderr.
+fn raw_session(input: &[u8]) -> (Option<i32>, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_utter"))
+        .arg("lsp")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("utter lsp starts");
+    let mut stdin = child.stdin.take().unwrap();
+    let _ = stdin.write_all(input);
+    drop(stdin);
+    let out = child.wait_with_output().expect("the server ends");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Hostile and malformed frames end the server with a logged error and a
+/// non-zero exit, at once and without allocating what a frame claims.
+#[test]
+fn malformed_frames_end_the_server_loudly() {
+    let huge_line = vec![b'A'; 1 << 20];
+    for (what, input) in [
+        (
+            "a huge length",
+            b"Content-Length: 1000000000000\r\n\r\n".to_vec(),
+        ),
+        ("a negative length", b"Content-Length: -5\r\n\r\n".to_vec()),
+        ("no length", b"Content-Type: x\r\n\r\n{}".to_vec()),
+        ("invalid JSON", b"Content-Length: 3\r\n\r\n{]}".to_vec()),
+        ("an endless header line", huge_line),
+        (
+            "a body cut short",
+            b"Content-Length: 600000000\r\n\r\n{\"jsonrpc\"".to_vec(),
+        ),
+    ] {
+        let started = Instant::now();
+        let (code, stderr) = raw_session(&input);
+        assert_eq!(code, Some(1), "{what}: {stderr}");
+        assert!(stderr.starts_with("utter lsp: "), "{what}: {stderr}");
+        assert!(started.elapsed() < Duration::from_secs(20), "{what}");
+    }
+    // LF-only headers are accepted, and the end of the input ends a session cleanly.
+    let mut input = String::new();
+    for body in [
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}"#,
+        r#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#,
+    ] {
+        input.push_str(&format!("Content-Length: {}\n\n{body}", body.len()));
+    }
+    let (code, stderr) = raw_session(input.as_bytes());
+    assert_eq!(code, Some(0), "{stderr}");
+}
+
+fn open(client: &mut Client, path: &Path, text: &str) {
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri(path), "languageId": "yaml", "version": 1, "text": text}}),
+    );
+}
+
+/// A document over the file-size cap is not checked: a diagnostic says so.
+#[test]
+fn an_oversized_document_is_refused_with_a_diagnostic() {
+    let agent = std::env::temp_dir().join(format!("utter-lsp-big-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&agent);
+    std::fs::create_dir_all(&agent).unwrap();
+    let file = agent.join("responses.yml");
+    std::fs::write(&file, "responses:\n  utter_a:\n    - text: a\n").unwrap();
+    let mut client = Client::start();
+    client.request("initialize", json!({"processId": null, "capabilities": {}}));
+    client.notify("initialized", json!({}));
+    let big = format!(
+        "responses:\n  utter_a:\n    - text: \"{}\"\n",
+        "x".repeat(9 << 20)
+    );
+    open(&mut client, &file, &big);
+    let diagnostics = client.diagnostics_of(&uri(&file));
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+    let message = diagnostics[0]["message"].as_str().unwrap();
+    assert!(message.contains("it is not checked"), "{message}");
+    client.request("shutdown", Value::Null);
+    client.notify("exit", Value::Null);
+    let _ = std::fs::remove_dir_all(&agent);
+}
+
+/// A burst of changes is checked as one: far fewer diagnostics than changes,
+/// the last text wins, and a hover sent after the burst is answered.
+#[test]
+fn a_burst_of_changes_is_coalesced() {
+    let agent = std::env::temp_dir().join(format!("utter-lsp-burst-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&agent);
+    std::fs::create_dir_all(&agent).unwrap();
+    let file = agent.join("responses.yml");
+    let text = |n: usize| {
+        let mut t = String::from("responses:\n");
+        for r in 0..2000 {
+            t.push_str(&format!("  utter_{r}:\n    - text: \"{{nope{n}}}\"\n"));
+        }
+        t
+    };
+    std::fs::write(&file, text(0)).unwrap();
+    let mut client = Client::start();
+    client.request("initialize", json!({"processId": null, "capabilities": {}}));
+    client.notify("initialized", json!({}));
+    open(&mut client, &file, &text(0));
+    let changes = 200;
+    for n in 1..=changes {
+        client.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri(&file), "version": n + 1}, "contentChanges": [{"text": text(n)}]}),
+        );
+    }
+    let id = client.next_id;
+    client.next_id += 1;
+    client.send(
+        json!({"jsonrpc": "2.0", "id": id, "method": "textDocument/hover",
+        "params": {"textDocument": {"uri": uri(&file)}, "position": {"line": 1, "character": 4}}}),
+    );
+    let mut published = 0;
+    loop {
+        let message = client.receive();
+        if message["method"] == "textDocument/publishDiagnostics" {
+            published += 1;
+        }
+        if message["id"] == id {
+            break;
+        }
+    }
+    assert!(
+        published < changes / 4,
+        "{published} checks for {changes} changes"
+    );
+    // The hover saw the last text: its diagnostics are the last change's.
+    let last = client
+        .diagnostics
+        .get(&uri(&file))
+        .cloned()
+        .unwrap_or_default();
+    assert!(
+        last.first().is_some_and(|d| d["message"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("nope{changes}"))),
+        "{:?}",
+        last.first()
+    );
+    client.request("shutdown", Value::Null);
+    client.notify("exit", Value::Null);
+    let _ = std::fs::remove_dir_all(&agent);
+}
+
+/// Memory references in skill.md prose (`@memory.<ns>.<entry>`), `collect:`
+/// steps and the declarations in memory.yml itself answer hover,
+/// definition and references.
+#[test]
+fn memory_symbols_everywhere_answer() {
+    let agent: PathBuf = std::env::temp_dir().join(format!("utter-lsp-mem-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&agent);
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/card-agent"),
+        &agent,
+    );
+    let skill_md = agent.join("skills/card_replace/skill.md");
+    let memory = agent.join("skills/card_replace/memory.yml");
+    let skill_text = std::fs::read_to_string(&skill_md).unwrap();
+    let memory_text = std::fs::read_to_string(&memory).unwrap();
+    let mut client = Client::start();
+    client.request("initialize", json!({"processId": null, "capabilities": {}}));
+    client.notify("initialized", json!({}));
+    let definition_line = |client: &mut Client, file: &Path, position: Value| {
+        let found = client.request(
+            "textDocument/definition",
+            json!({"textDocument": {"uri": uri(file)}, "position": position}),
+        );
+        let first = &found.as_array().expect("locations")[0];
+        (
+            first["uri"].as_str().unwrap().to_owned(),
+            first["range"]["start"]["line"].as_u64().unwrap(),
+        )
+    };
+    let declared_at = memory_text[..memory_text.find("replacement_reason:").unwrap()]
+        .matches('\n')
+        .count() as u64;
+    // `@memory.card_replace.replacement_reason` in prose.
+    let at = position_of(&skill_text, "@memory.card_replace.replacement_reason", 12);
+    let hover = client.hover(&uri(&skill_md), at.clone());
+    assert!(hover.contains("replacement_reason"), "{hover}");
+    assert_eq!(
+        definition_line(&mut client, &skill_md, at),
+        (uri(&memory), declared_at)
+    );
+    // `collect: shipping_speed`.
+    let at = position_of(&skill_text, "collect: shipping_speed", 12);
+    let shipping_at = memory_text[..memory_text.find("shipping_speed:").unwrap()]
+        .matches('\n')
+        .count() as u64;
+    assert_eq!(
+        definition_line(&mut client, &skill_md, at),
+        (uri(&memory), shipping_at)
+    );
+    // The declaration itself: hover, definition (itself) and references.
+    let at = position_of(&memory_text, "replacement_reason:", 3);
+    let hover = client.hover(&uri(&memory), at.clone());
+    assert!(hover.contains("categorical"), "{hover}");
+    assert_eq!(
+        definition_line(&mut client, &memory, at.clone()),
+        (uri(&memory), declared_at)
+    );
+    let references = client.request(
+        "textDocument/references",
+        json!({"textDocument": {"uri": uri(&memory)}, "position": at, "context": {"includeDeclaration": true}}),
+    );
+    assert!(
+        references.as_array().is_some_and(|r| r.len() >= 2),
+        "{references}"
+    );
+    client.request("shutdown", Value::Null);
+    client.notify("exit", Value::Null);
+    let _ = std::fs::remove_dir_all(&agent);
+}

@@ -158,6 +158,18 @@ impl SourceFile {
         (line + 1, column + 1)
     }
 
+    /// The 0-based line holding byte `offset`, from the line index (O(log n)).
+    pub fn line_index(&self, offset: usize) -> usize {
+        let offset = offset.min(self.text.len());
+        self.line_starts.partition_point(|&s| s <= offset) - 1
+    }
+
+    /// How many characters of its line precede byte `offset` (O(log n),
+    /// however long the line).
+    pub fn char_column(&self, offset: usize) -> usize {
+        self.line_col(offset).1 - 1
+    }
+
     /// The byte range of the line holding `offset`, without its `\n`.
     pub fn line_range(&self, offset: usize) -> Range<usize> {
         let offset = offset.min(self.text.len());

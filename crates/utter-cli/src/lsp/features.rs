@@ -8,10 +8,10 @@ use lsp_types::{
 };
 use utter::Visibility;
 use utter_compiler::load::responses::ConditionField;
-use utter_compiler::{Finding, Severity};
+use utter_compiler::{Finding, Severity, SourceFile};
 
 use super::project::Project;
-use super::text::{range, uri_of};
+use super::text::{range, range_in, uri_of};
 
 /// What the word under the cursor names.
 #[derive(Debug, PartialEq)]
@@ -49,10 +49,24 @@ fn skill_of(label: &str) -> Option<&str> {
 /// The symbol at byte `at` of the file `label`.
 pub fn symbol_at(project: &Project, label: &str, at: usize) -> Option<Symbol> {
     let text = project.text(label)?;
-    let (word, _) = word_at(text, at)?;
+    let (word, span) = word_at(text, at)?;
+    let checked = &project.checked;
+    // A declaration in memory.yml names itself.
+    if let Some(decl) = checked
+        .memory
+        .iter()
+        .find(|d| d.file == label && d.span.contains(&at.min(text.len().saturating_sub(1))))
+    {
+        return Some(Symbol::Memory {
+            namespace: decl.namespace.clone(),
+            entry: decl.name.clone(),
+        });
+    }
+    // `@memory.<ns>.<entry>` in skill.md prose (`@` is not part of a word).
+    let at_sign = text[..span.start].ends_with('@');
     let memory_ref = word
         .strip_prefix("session.")
-        .or_else(|| word.strip_prefix("@memory."));
+        .or_else(|| at_sign.then(|| word.strip_prefix("memory.")).flatten());
     if let Some(rest) = memory_ref
         && let Some((namespace, entry)) = rest.split_once('.')
     {
@@ -61,9 +75,28 @@ pub fn symbol_at(project: &Project, label: &str, at: usize) -> Option<Symbol> {
             entry: entry.to_owned(),
         });
     }
-    let checked = &project.checked;
     if checked.responses.contains_key(word) || checked.unusable_responses.contains(word) {
         return Some(Symbol::Response(word.to_owned()));
+    }
+    // `collect: <entry>` in an ordered block names an entry of its skill.
+    let line_start = text[..span.start].rfind('\n').map_or(0, |i| i + 1);
+    let line = text[line_start..span.start]
+        .trim_start()
+        .trim_start_matches("- ");
+    if label.ends_with("skill.md") && line.trim_end() == "collect:" {
+        let owner = skill_of(label).unwrap_or("project");
+        for namespace in [owner, "project"] {
+            if checked
+                .memory
+                .iter()
+                .any(|d| d.namespace == namespace && d.name == word)
+            {
+                return Some(Symbol::Memory {
+                    namespace: namespace.to_owned(),
+                    entry: word.to_owned(),
+                });
+            }
+        }
     }
     // A bare `{entry}` placeholder: the file's own skill, then the project.
     let before = &text[..at.min(text.len())];
@@ -419,8 +452,8 @@ pub fn complete(project: &Project, label: &str, prefix: &str) -> Vec<CompletionI
 fn file_findings<'p>(
     project: &'p Project,
     label: &'p str,
-) -> Option<(&'p str, Uri, impl Iterator<Item = &'p Finding>)> {
-    let text = project.text(label)?;
+) -> Option<(&'p SourceFile, Uri, impl Iterator<Item = &'p Finding>)> {
+    let text = project.checked.source(label)?;
     let uri = uri_of(&project.root.join(label));
     let findings = project
         .checked
@@ -438,7 +471,7 @@ pub fn diagnostics(project: &Project, label: &str) -> Vec<Diagnostic> {
     findings.map(|f| diagnostic(f, text, &uri)).collect()
 }
 
-fn diagnostic(f: &Finding, text: &str, uri: &Uri) -> Diagnostic {
+fn diagnostic(f: &Finding, text: &SourceFile, uri: &Uri) -> Diagnostic {
     let severity = match f.severity {
         Severity::Error => DiagnosticSeverity::ERROR,
         Severity::Warning => DiagnosticSeverity::WARNING,
@@ -448,7 +481,7 @@ fn diagnostic(f: &Finding, text: &str, uri: &Uri) -> Diagnostic {
     if let Some(help) = &f.help {
         message.push_str(&format!("\nhelp: {help}"));
     }
-    let at = range(text, &f.span);
+    let at = range_in(text, &f.span);
     Diagnostic {
         range: at,
         severity: Some(severity),
@@ -478,7 +511,7 @@ pub fn code_actions(
     findings
         .filter_map(|f| {
             let replacement = f.suggestion.as_ref()?;
-            let at = range(text, &f.span);
+            let at = range_in(text, &f.span);
             if at.end < start || at.start > end {
                 return None;
             }
@@ -496,4 +529,46 @@ pub fn code_actions(
             })
         })
         .collect()
+}
+
+#[cfg(test)]
+mod scaling {
+    use std::collections::HashMap;
+    use std::fmt::Write as _;
+    use std::path::Path;
+    use std::time::{Duration, Instant};
+
+    use super::super::project::Project;
+
+    /// The diagnostics of a file with `n` findings, once the project is checked.
+    fn diagnostics_time(n: usize) -> Duration {
+        let root = Path::new("/nonexistent-utter-agent");
+        let mut yaml = String::from("responses:\n");
+        for i in 0..n {
+            let _ = writeln!(yaml, "  utter_r{i}:\n    - text: \"{{nope{i}}}\"");
+        }
+        let overlays = HashMap::from([(root.join("responses.yml"), yaml)]);
+        let project = Project::load(root, &overlays);
+        (0..3)
+            .map(|_| {
+                let start = Instant::now();
+                assert_eq!(super::diagnostics(&project, "responses.yml").len(), n);
+                start.elapsed()
+            })
+            .min()
+            .expect("three runs")
+    }
+
+    /// The server's diagnostics scale with their number, as validation does
+    /// (`tests/scaling.rs`): 10 times the findings take at most 20 times as
+    /// long (positions come from the line index, not a rescan per finding).
+    #[test]
+    fn diagnostics_scale_linearly() {
+        let (small, large) = (diagnostics_time(2_000), diagnostics_time(20_000));
+        let ratio = large.as_secs_f64() / small.as_secs_f64().max(1e-6);
+        assert!(
+            ratio <= 20.0,
+            "10x the findings took {ratio:.1}x ({small:?} -> {large:?})"
+        );
+    }
 }

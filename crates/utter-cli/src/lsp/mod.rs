@@ -8,11 +8,12 @@
 mod features;
 mod project;
 mod text;
+mod transport;
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::PathBuf;
 
-use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
+use lsp_server::{ErrorCode, Message, Notification, Request, Response};
 use lsp_types::notification::{
     DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, DidSaveTextDocument,
     Notification as _, PublishDiagnostics,
@@ -30,9 +31,9 @@ use lsp_types::{
 
 use project::{Project, agent_root};
 
-/// Runs the server until the client says `exit`.
+/// Runs the server until the client says `exit` (or the input ends).
 pub fn run() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-    let (connection, io_threads) = Connection::stdio();
+    let connection = transport::stdio();
     let capabilities = ServerCapabilities {
         text_document_sync: Some(TextDocumentSyncCapability::Kind(TextDocumentSyncKind::FULL)),
         definition_provider: Some(OneOf::Left(true)),
@@ -51,52 +52,72 @@ pub fn run() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     };
     connection.initialize(serde_json::to_value(capabilities)?)?;
     let mut server = Server::default();
-    for message in &connection.receiver {
-        match message {
-            Message::Request(request) => {
-                // A client that quits without `exit` after `shutdown` ends
-                // the session as well as one that sends it.
-                if connection.handle_shutdown(&request).unwrap_or(true) {
-                    break;
+    // Messages are taken in batches of what has arrived: changes in a
+    // batch only update the documents, and a project is checked once per
+    // batch (or before a request about it is answered), so a burst of
+    // edits costs one check, and requests are answered between checks.
+    while let Ok(first) = connection.receiver.recv() {
+        let batch: Vec<Message> = std::iter::once(first)
+            .chain(connection.receiver.try_iter())
+            .collect();
+        for message in batch {
+            match message {
+                Message::Request(request) if request.method == "shutdown" => {
+                    connection
+                        .sender
+                        .send(Message::Response(Response::new_ok(request.id, ())))?;
                 }
-                let id = request.id.clone();
-                // A bug must not end the editor's session: answer with an error.
-                let response = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    server.request(request)
-                }))
-                .unwrap_or_else(|_| {
-                    Response::new_err(
-                        id,
-                        ErrorCode::InternalError as i32,
-                        "utter: internal error".into(),
-                    )
-                });
-                connection.sender.send(Message::Response(response))?;
-            }
-            Message::Notification(notification) => {
-                let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    server.notify(notification)
-                }))
-                .unwrap_or_default();
-                for n in out {
-                    connection.sender.send(Message::Notification(n))?;
+                Message::Request(request) => {
+                    for n in guarded(|| server.check_for(&request), Vec::new()) {
+                        connection.sender.send(Message::Notification(n))?;
+                    }
+                    let id = request.id.clone();
+                    // A bug must not end the editor's session: answer with an error.
+                    let response = guarded(
+                        || server.request(request),
+                        Response::new_err(
+                            id,
+                            ErrorCode::InternalError as i32,
+                            "utter: internal error".into(),
+                        ),
+                    );
+                    connection.sender.send(Message::Response(response))?;
                 }
+                Message::Notification(n) if n.method == "exit" => return Ok(()),
+                Message::Notification(notification) => {
+                    guarded(|| server.notify(notification), ());
+                }
+                Message::Response(_) => {}
             }
-            Message::Response(_) => {}
+        }
+        for n in guarded(|| server.check_dirty(), Vec::new()) {
+            connection.sender.send(Message::Notification(n))?;
         }
     }
-    // Not `io_threads.join()`: its reader waits for the end of stdin, which
-    // a client that sent `exit` need not close. Everything was answered.
-    drop(io_threads);
     Ok(())
 }
+
+/// `work()`, or `otherwise` if it panics (a bug must not end the session).
+fn guarded<T>(work: impl FnOnce() -> T, otherwise: T) -> T {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)).unwrap_or(otherwise)
+}
+
+/// The largest document checked (as a file on disk would be).
+const MAX_DOCUMENT: usize = utter_compiler::load::project::MAX_FILE_BYTES as usize;
+/// The most text all open documents may hold together.
+const MAX_OPEN_TEXT: usize = 256 * 1024 * 1024;
 
 #[derive(Default)]
 struct Server {
     /// Unsaved text of open documents, by absolute path.
     overlays: HashMap<PathBuf, String>,
+    /// Open documents that are not checked, and why (too large, or over
+    /// the budget of open text): a diagnostic says so.
+    refused: HashMap<PathBuf, String>,
     /// Checked projects, by agent folder.
     projects: HashMap<PathBuf, Project>,
+    /// Agent folders whose documents changed since their last check.
+    dirty: BTreeSet<PathBuf>,
 }
 
 fn params<P: serde::de::DeserializeOwned>(value: serde_json::Value) -> Option<P> {
@@ -104,7 +125,9 @@ fn params<P: serde::de::DeserializeOwned>(value: serde_json::Value) -> Option<P>
 }
 
 impl Server {
-    fn notify(&mut self, n: Notification) -> Vec<Notification> {
+    /// Takes a document change: the text is kept (within the limits) and
+    /// its project marked for a check.
+    fn notify(&mut self, n: Notification) {
         let changed: Option<(Uri, Option<String>)> = match n.method.as_str() {
             DidOpenTextDocument::METHOD => params::<lsp_types::DidOpenTextDocumentParams>(n.params)
                 .map(|p| (p.text_document.uri, Some(p.text_document.text))),
@@ -124,23 +147,58 @@ impl Server {
             _ => None,
         };
         let Some((uri, text)) = changed else {
-            return Vec::new();
+            return;
         };
         let Some(path) = text::path_of(&uri) else {
-            return Vec::new();
+            return;
         };
-        match text {
-            Some(text) => {
+        self.overlays.remove(&path);
+        self.refused.remove(&path);
+        if let Some(text) = text {
+            let open: usize = self.overlays.values().map(String::len).sum();
+            if text.len() > MAX_DOCUMENT {
+                self.refused.insert(path.clone(), format!(
+                    "this document is {} bytes, more than the {MAX_DOCUMENT} utter reads from a file; it is not checked",
+                    text.len()
+                ));
+            } else if open + text.len() > MAX_OPEN_TEXT {
+                self.refused.insert(path.clone(), format!(
+                    "the open documents hold more than {MAX_OPEN_TEXT} bytes together; this one is not checked (close some)"
+                ));
+            } else {
                 self.overlays.insert(path.clone(), text);
             }
-            None => {
-                self.overlays.remove(&path);
-            }
         }
-        let Some(root) = agent_root(&path) else {
-            return Vec::new();
-        };
-        self.recheck(root)
+        if let Some(root) = agent_root(&path) {
+            self.dirty.insert(root);
+        }
+    }
+
+    /// Checks every changed project; their diagnostics.
+    fn check_dirty(&mut self) -> Vec<Notification> {
+        let dirty = std::mem::take(&mut self.dirty);
+        dirty
+            .into_iter()
+            .flat_map(|root| self.recheck(root))
+            .collect()
+    }
+
+    /// Checks the project a request is about if it changed, so the answer
+    /// sees the latest text; its diagnostics.
+    fn check_for(&mut self, request: &Request) -> Vec<Notification> {
+        let uri = request
+            .params
+            .pointer("/textDocument/uri")
+            .and_then(|u| u.as_str())
+            .and_then(|u| u.parse::<Uri>().ok());
+        let root = uri
+            .as_ref()
+            .and_then(text::path_of)
+            .and_then(|p| agent_root(&p));
+        match root {
+            Some(root) if self.dirty.remove(&root) => self.recheck(root),
+            _ => Vec::new(),
+        }
     }
 
     /// Checks the project again and publishes every file's diagnostics
@@ -164,14 +222,22 @@ impl Server {
         // Every open document of the project hears about each change, so a
         // client always sees the state of what it shows.
         labels.extend(self.overlays.keys().filter_map(|p| project.label(p)));
+        labels.extend(self.refused.keys().filter_map(|p| project.label(p)));
         let out = labels
             .into_iter()
             .map(|label| {
-                let params = PublishDiagnosticsParams::new(
-                    text::uri_of(&root.join(&label)),
-                    features::diagnostics(&project, &label),
-                    None,
-                );
+                let path = root.join(&label);
+                let diagnostics = match self.refused.get(&path) {
+                    Some(why) => vec![lsp_types::Diagnostic {
+                        severity: Some(lsp_types::DiagnosticSeverity::ERROR),
+                        code: Some(lsp_types::NumberOrString::String("utter.io.refused".into())),
+                        source: Some("utter".to_owned()),
+                        message: why.clone(),
+                        ..Default::default()
+                    }],
+                    None => features::diagnostics(&project, &label),
+                };
+                let params = PublishDiagnosticsParams::new(text::uri_of(&path), diagnostics, None);
                 Notification::new(PublishDiagnostics::METHOD.to_owned(), params)
             })
             .collect();

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr as _;
 
 use lsp_types::{Position, Range, Uri};
+use utter_compiler::SourceFile;
 
 /// The LSP position of byte `offset` of `text` (clamped to the text).
 pub fn position(text: &str, offset: usize) -> Position {
@@ -42,6 +43,32 @@ pub fn offset(text: &str, position: Position) -> usize {
 
 pub fn range(text: &str, span: &std::ops::Range<usize>) -> Range {
     Range::new(position(text, span.start), position(text, span.end))
+}
+
+/// [`position`] in a checked source, from its line index: O(log n) for the
+/// line, and the column counted on that line only (a line over 4 KiB
+/// counts characters, O(log n), rather than UTF-16 units), so the
+/// diagnostics of a file cost linear time in their number.
+pub fn position_in(source: &SourceFile, offset: usize) -> Position {
+    let offset = source.floor_boundary(offset);
+    let line = source.line_range(offset);
+    let character = if line.end - line.start <= 4096 {
+        source.text[line.start..offset]
+            .chars()
+            .map(char::len_utf16)
+            .sum()
+    } else {
+        source.char_column(offset)
+    };
+    Position::new(source.line_index(offset) as u32, character as u32)
+}
+
+/// [`range`] in a checked source (see [`position_in`]).
+pub fn range_in(source: &SourceFile, span: &std::ops::Range<usize>) -> Range {
+    Range::new(
+        position_in(source, span.start),
+        position_in(source, span.end),
+    )
 }
 
 /// The path of a `file://` URI, percent-decoded; `None` for other schemes.
@@ -85,6 +112,11 @@ mod tests {
         assert_eq!(offset(text, Position::new(1, 99)), 7, "clamped to the line");
         assert_eq!(offset(text, Position::new(9, 0)), text.len());
         assert_eq!(position(text, 999), Position::new(2, 1));
+        // The line index agrees with the scan, at every offset.
+        let source = SourceFile::new("f", text);
+        for at in 0..=text.len() + 2 {
+            assert_eq!(position_in(&source, at), position(text, at), "offset {at}");
+        }
     }
 
     #[test]

@@ -1,0 +1,235 @@
+//! The language server's framing over stdio, bounded: `lsp-server`'s own
+//! reader allocates whatever `Content-Length` a peer claims and reads a
+//! header line until the process dies. Here a header line, the headers and
+//! the body have limits; a body is read as it arrives (never reserved up
+//! front); and a malformed frame is logged to stderr and ends the server
+//! with a failure, never silently.
+
+use std::io::{self, BufRead, Read, Write};
+
+use lsp_server::{Connection, Message};
+
+/// The longest header line read (a real one is under 100 bytes).
+const MAX_HEADER_LINE: usize = 8 * 1024;
+/// The most header lines in one frame.
+const MAX_HEADERS: usize = 32;
+/// The largest message body: a document of the largest file utter reads
+/// (8 MiB), JSON-escaped, with room to spare.
+pub const MAX_BODY: usize = 64 * 1024 * 1024;
+
+/// Why a frame was refused.
+#[derive(Debug)]
+pub enum FrameError {
+    Io(io::Error),
+    /// A header line over [`MAX_HEADER_LINE`], or more than [`MAX_HEADERS`].
+    HeaderTooLong,
+    /// A header without `:` or one that is not UTF-8.
+    BadHeader(String),
+    NoContentLength,
+    /// A length that is not a number, or over [`MAX_BODY`].
+    BadLength(String),
+    /// The stream ended inside a frame.
+    Truncated,
+    /// The body is not a JSON-RPC message.
+    BadJson(String),
+}
+
+impl std::fmt::Display for FrameError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FrameError::Io(e) => write!(f, "reading the client: {e}"),
+            FrameError::HeaderTooLong => write!(
+                f,
+                "a header line over {MAX_HEADER_LINE} bytes, or more than {MAX_HEADERS} header lines"
+            ),
+            FrameError::BadHeader(h) => write!(f, "a malformed header `{h}`"),
+            FrameError::NoContentLength => write!(f, "a frame without `Content-Length`"),
+            FrameError::BadLength(l) => write!(
+                f,
+                "`Content-Length: {l}` is not a length of at most {MAX_BODY} bytes"
+            ),
+            FrameError::Truncated => write!(f, "the input ended inside a frame"),
+            FrameError::BadJson(e) => write!(f, "a body that is not a JSON-RPC message: {e}"),
+        }
+    }
+}
+
+/// One header line without its line ending, read at most to the limit;
+/// `None` at the end of the input before any byte.
+fn header_line(input: &mut impl BufRead) -> Result<Option<String>, FrameError> {
+    let mut line = Vec::new();
+    let read = input
+        .take(MAX_HEADER_LINE as u64 + 1)
+        .read_until(b'\n', &mut line)
+        .map_err(FrameError::Io)?;
+    if read == 0 {
+        return Ok(None);
+    }
+    if line.last() != Some(&b'\n') {
+        return Err(if line.len() > MAX_HEADER_LINE {
+            FrameError::HeaderTooLong
+        } else {
+            FrameError::Truncated
+        });
+    }
+    line.pop();
+    if line.last() == Some(&b'\r') {
+        line.pop();
+    }
+    String::from_utf8(line)
+        .map(Some)
+        .map_err(|e| FrameError::BadHeader(String::from_utf8_lossy(e.as_bytes()).into_owned()))
+}
+
+/// The next message; `None` at the end of the input between frames.
+pub fn read_message(input: &mut impl BufRead) -> Result<Option<Message>, FrameError> {
+    let mut length = None;
+    let mut headers = 0;
+    loop {
+        let Some(line) = header_line(input)? else {
+            return if headers == 0 {
+                Ok(None)
+            } else {
+                Err(FrameError::Truncated)
+            };
+        };
+        if line.is_empty() {
+            break;
+        }
+        headers += 1;
+        if headers > MAX_HEADERS {
+            return Err(FrameError::HeaderTooLong);
+        }
+        let (name, value) = line
+            .split_once(':')
+            .ok_or_else(|| FrameError::BadHeader(line.clone()))?;
+        if name.trim().eq_ignore_ascii_case("content-length") {
+            let value = value.trim();
+            let n: usize = value
+                .parse()
+                .map_err(|_| FrameError::BadLength(value.to_owned()))?;
+            if n > MAX_BODY {
+                return Err(FrameError::BadLength(value.to_owned()));
+            }
+            length = Some(n);
+        }
+    }
+    let length = length.ok_or(FrameError::NoContentLength)?;
+    // Grown as bytes arrive: a peer's claim reserves nothing.
+    let mut body = Vec::with_capacity(length.min(64 * 1024));
+    input
+        .take(length as u64)
+        .read_to_end(&mut body)
+        .map_err(FrameError::Io)?;
+    if body.len() < length {
+        return Err(FrameError::Truncated);
+    }
+    serde_json::from_slice(&body)
+        .map(Some)
+        .map_err(|e| FrameError::BadJson(e.to_string()))
+}
+
+/// A connection over stdin and stdout with bounded framing: a reader
+/// thread parses frames into the returned connection, a writer thread
+/// writes its answers. A malformed frame is logged and ends the process
+/// with exit code 1 (the client broke the protocol; nothing can follow).
+pub fn stdio() -> Connection {
+    let (server, client) = Connection::memory();
+    let Connection {
+        sender: to_server,
+        receiver: from_server,
+    } = client;
+    std::thread::spawn(move || {
+        let stdin = io::stdin();
+        let mut input = stdin.lock();
+        loop {
+            match read_message(&mut input) {
+                Ok(Some(message)) => {
+                    let exit = matches!(&message, Message::Notification(n) if n.method == "exit");
+                    if to_server.send(message).is_err() || exit {
+                        break;
+                    }
+                }
+                // The end of the input ends the session.
+                Ok(None) => break,
+                Err(e) => {
+                    eprintln!("utter lsp: {}; stopping", crate::escape(&e.to_string()));
+                    std::process::exit(1);
+                }
+            }
+        }
+    });
+    std::thread::spawn(move || {
+        let stdout = io::stdout();
+        for message in from_server {
+            let mut out = stdout.lock();
+            if message.write(&mut out).and_then(|()| out.flush()).is_err() {
+                break;
+            }
+        }
+    });
+    server
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(bytes: &[u8]) -> Result<Option<Message>, FrameError> {
+        read_message(&mut io::Cursor::new(bytes))
+    }
+
+    #[test]
+    fn well_formed_frames_are_read() {
+        let body = r#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#;
+        let frame = format!("Content-Length: {}\r\n\r\n{body}", body.len());
+        assert!(matches!(
+            read(frame.as_bytes()),
+            Ok(Some(Message::Notification(_)))
+        ));
+        // LF-only headers are read too (some clients send them).
+        let frame = format!("Content-Length: {}\n\n{body}", body.len());
+        assert!(matches!(read(frame.as_bytes()), Ok(Some(_))));
+        assert!(matches!(read(b""), Ok(None)));
+    }
+
+    #[test]
+    fn hostile_frames_are_refused_without_allocating_what_they_claim() {
+        assert!(matches!(
+            read(b"Content-Length: 1000000000000\r\n\r\n{}"),
+            Err(FrameError::BadLength(_))
+        ));
+        assert!(matches!(
+            read(b"Content-Length: -5\r\n\r\n"),
+            Err(FrameError::BadLength(_))
+        ));
+        assert!(matches!(
+            read(b"Content-Length: 99999999999999999999999\r\n\r\n"),
+            Err(FrameError::BadLength(_))
+        ));
+        // A claim under the limit with no body: truncated, not a 60 MB buffer.
+        assert!(matches!(
+            read(b"Content-Length: 60000000\r\n\r\n{"),
+            Err(FrameError::Truncated)
+        ));
+        assert!(matches!(
+            read(b"Content-Type: x\r\n\r\n{}"),
+            Err(FrameError::NoContentLength)
+        ));
+        assert!(matches!(
+            read(b"Content-Length: 2\r\n\r\n{]"),
+            Err(FrameError::BadJson(_))
+        ));
+        assert!(matches!(
+            read(b"garbage\r\n\r\n"),
+            Err(FrameError::BadHeader(_))
+        ));
+        let endless = vec![b'a'; MAX_HEADER_LINE * 4];
+        assert!(matches!(read(&endless), Err(FrameError::HeaderTooLong)));
+        let many = "X-A: 1\r\n".repeat(MAX_HEADERS + 1) + "\r\n";
+        assert!(matches!(
+            read(many.as_bytes()),
+            Err(FrameError::HeaderTooLong)
+        ));
+    }
+}
