@@ -23,4 +23,5 @@ for pair in "condition yaml" "template memory_json" "check tree"; do
     wait $a || status=1
     wait $b || status=1
 done
+run lsp_frames || status=1
 exit $status

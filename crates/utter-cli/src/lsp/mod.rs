@@ -105,7 +105,7 @@ fn guarded<T>(work: impl FnOnce() -> T, otherwise: T) -> T {
 /// The largest document checked (as a file on disk would be).
 const MAX_DOCUMENT: usize = utter_compiler::load::project::MAX_FILE_BYTES as usize;
 /// The most text all open documents may hold together.
-const MAX_OPEN_TEXT: usize = 256 * 1024 * 1024;
+const MAX_OPEN_TEXT: usize = 64 * 1024 * 1024;
 
 #[derive(Default)]
 struct Server {

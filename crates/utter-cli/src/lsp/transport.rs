@@ -153,7 +153,10 @@ pub fn stdio() -> Connection {
                 // The end of the input ends the session.
                 Ok(None) => break,
                 Err(e) => {
-                    eprintln!("utter lsp: {}; stopping", crate::escape(&e.to_string()));
+                    eprintln!(
+                        "utter lsp: {}; stopping",
+                        utter_compiler::diagnostics::escape::escape(&e.to_string())
+                    );
                     std::process::exit(1);
                 }
             }
