@@ -44,8 +44,13 @@ fn a_categorical_compared_with_a_value_outside_enum_values_is_an_error() {
     assert_eq!(found.len(), 1, "{:?}", c.findings);
     let f = found[0];
     assert_eq!(f.severity, Severity::Error);
-    assert_eq!((f.line, f.column), (4, 19), "points at the reference");
+    assert_eq!((f.line, f.column), (4, 37), "points at the literal");
     assert_eq!(f.help.as_deref(), Some("did you mean `large`?"));
+    assert_eq!(
+        f.suggestion.as_deref(),
+        Some("\"large\""),
+        "replaces the literal, quotes kept"
+    );
     assert!(f.message.contains("never holds"), "{}", f.message);
     assert_eq!(f.response.as_deref(), Some("utter_x"));
     assert_eq!(f.variant, Some(0));

@@ -4,6 +4,7 @@
 //! Exit codes: 0 success, 1 the project has error findings, 2 cannot run.
 #![forbid(unsafe_code)]
 
+mod explain;
 mod lsp;
 mod output;
 
@@ -75,6 +76,28 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         memory: Option<PathBuf>,
         /// `text` prints the delivered text; `json` prints text, variant, rephrase and fallback.
+        #[arg(long, value_enum, default_value_t = RenderFormat::Text)]
+        format: RenderFormat,
+        /// Also print, to stderr, each condition's value for this memory and
+        /// why the delivered variant won.
+        #[arg(long)]
+        explain: bool,
+    },
+    /// Show which memory delivers each variant of a response: a witness
+    /// memory and its text for every variant that can be delivered, and why
+    /// the others never are.
+    #[command(after_help = EXIT_CODES)]
+    Explain {
+        /// The agent folder.
+        agent_dir: PathBuf,
+        /// The response name.
+        response: String,
+        /// The active skill of the view (default: the skill whose
+        /// responses.yml defines it; none for the project root's).
+        #[arg(long, value_name = "ID")]
+        skill: Option<String>,
+        /// `text` for people; `json`: one object per variant (index,
+        /// verdict, reason, skill, witness, text).
         #[arg(long, value_enum, default_value_t = RenderFormat::Text)]
         format: RenderFormat,
     },
@@ -173,18 +196,26 @@ fn run(command: Command, color: bool) -> Result<ExitCode, Fatal> {
             });
             cmd_check(&agent_dir, format, deny_warnings, color)
         }
+        Command::Explain {
+            agent_dir,
+            response,
+            skill,
+            format,
+        } => cmd_explain(&agent_dir, &response, skill.as_deref(), format, color),
         Command::Render {
             agent_dir,
             response,
             skill,
             memory,
             format,
+            explain,
         } => cmd_render(
             &agent_dir,
             &response,
             skill.as_deref(),
             memory.as_deref(),
             format,
+            explain,
             color,
         ),
         Command::Expand {
@@ -333,17 +364,8 @@ fn read_memory_text(path: &Path) -> Result<String, Fatal> {
     })
 }
 
-fn cmd_render(
-    dir: &Path,
-    response: &str,
-    skill: Option<&str>,
-    memory_file: Option<&Path>,
-    format: RenderFormat,
-    color: bool,
-) -> Result<ExitCode, Fatal> {
-    let Some(registry) = registry_or_errors(dir, "rendered", color)? else {
-        return Ok(ExitCode::from(1));
-    };
+/// An error for a skill id the agent does not have.
+fn known_skill(registry: &Registry, skill: Option<&str>) -> Result<(), Fatal> {
     if let Some(skill) = skill
         && !registry.skills.iter().any(|s| s == skill)
     {
@@ -355,6 +377,52 @@ fn cmd_render(
             registry.skills.join(", ")
         )));
     }
+    Ok(())
+}
+
+fn cmd_explain(
+    dir: &Path,
+    response: &str,
+    skill: Option<&str>,
+    format: RenderFormat,
+    color: bool,
+) -> Result<ExitCode, Fatal> {
+    let Some(registry) = registry_or_errors(dir, "explained", color)? else {
+        return Ok(ExitCode::from(1));
+    };
+    known_skill(&registry, skill)?;
+    let Some(index) = registry.responses.iter().position(|r| r.name == response) else {
+        let hint = did_you_mean(response, registry.responses.iter().map(|r| r.name.as_str()))
+            .map(|s| format!(" (did you mean `{s}`?)"))
+            .unwrap_or_default();
+        return Err(Fatal(format!(
+            "the project defines no response `{response}`{hint}"
+        )));
+    };
+    let view = skill.or_else(|| utter_compiler::analysis::home_view(&registry, index));
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    match format {
+        RenderFormat::Text => write!(out, "{}", explain::human(&registry, index, view))?,
+        RenderFormat::Json => writeln!(out, "{}", explain::json(&registry, index, view))?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn cmd_render(
+    dir: &Path,
+    response: &str,
+    skill: Option<&str>,
+    memory_file: Option<&Path>,
+    format: RenderFormat,
+    explain: bool,
+    color: bool,
+) -> Result<ExitCode, Fatal> {
+    let Some(registry) = registry_or_errors(dir, "rendered", color)? else {
+        return Ok(ExitCode::from(1));
+    };
+    known_skill(&registry, skill)?;
     let mut memory = SlotMemory::new(&registry.entries);
     if let Some(path) = memory_file {
         let label = if path == Path::new("-") {
@@ -400,6 +468,9 @@ fn cmd_render(
         None => Context::new(&memory),
     };
     let delivery = registry.deliver(response, &ctx);
+    if explain {
+        eprint!("{}", explain::why_delivered(&registry, response, &ctx));
+    }
     if registry.response(response).is_none() {
         // Delivered as the engine does (the name itself), but said.
         let hint = did_you_mean(response, registry.responses.iter().map(|r| r.name.as_str()))

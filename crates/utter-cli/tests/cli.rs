@@ -862,3 +862,123 @@ fn help_completions_and_colour() {
         "not a terminal: no colour"
     );
 }
+
+const SHADOWED: &[(&str, &str)] = &[
+    (
+        "skills/card/memory.yml",
+        "schema:\n  public:\n    reason: {type: categorical, enum_values: [lost, stolen, damaged]}\n",
+    ),
+    (
+        "skills/card/responses.yml",
+        "responses:\n  utter_fee:\n    - text: A fee applies.\n      condition: session.card.reason == 'lost' or session.card.reason == 'stolen'\n    - text: Free this month.\n      condition: session.card.reason == 'lost'\n    - text: Standard.\n",
+    ),
+];
+
+#[test]
+fn check_reports_a_shadowed_variant() {
+    let dir = project("shadowed", SHADOWED);
+    let out = utter(&["check", dir.to_str().unwrap(), "--format", "json"]);
+    let json = json(&out);
+    let found: Vec<(&str, u64)> = json["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["code"].as_str().unwrap(),
+                f["variant"].as_u64().unwrap_or(99),
+            )
+        })
+        .collect();
+    assert_eq!(found, [("utter.analysis.unreachable_variant", 1)], "{json}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn explain_gives_a_witness_or_a_reason_for_every_variant() {
+    let dir = project("explain", SHADOWED);
+    let path = dir.to_str().unwrap();
+    let out = utter(&["explain", path, "utter_fee", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let json = json(&out);
+    assert_eq!(json["skill"], "card");
+    let variants = json["variants"].as_array().unwrap();
+    assert_eq!(variants.len(), 3);
+    assert_eq!(variants[0]["verdict"], "reachable");
+    assert_eq!(
+        variants[0]["witness"],
+        serde_json::json!({"card": {"reason": "lost"}})
+    );
+    assert_eq!(variants[0]["text"], "A fee applies.");
+    assert_eq!(variants[1]["verdict"], "unreachable");
+    assert!(
+        variants[1]["reason"]
+            .as_str()
+            .unwrap()
+            .starts_with("shadowed by variant 0"),
+        "{json}"
+    );
+    assert!(variants[1]["witness"].is_null());
+    assert_eq!(variants[2]["witness"], serde_json::json!({}));
+    assert_eq!(variants[2]["text"], "Standard.");
+    // Each witness, given to `render --memory`, delivers its variant's text.
+    for v in variants.iter().filter(|v| v["verdict"] == "reachable") {
+        let memory = dir.join(format!("witness-{}.json", v["index"]));
+        std::fs::write(&memory, v["witness"].to_string()).unwrap();
+        let out = utter(&[
+            "render",
+            path,
+            "utter_fee",
+            "--skill",
+            "card",
+            "--memory",
+            memory.to_str().unwrap(),
+            "--format",
+            "json",
+        ]);
+        let delivered = serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap();
+        assert_eq!(delivered["variant"], v["index"], "{delivered}");
+    }
+    // People's form names the shadowing variant and its example.
+    let out = utter(&["explain", path, "utter_fee"]);
+    assert!(stdout(&out).contains("never delivered: shadowed by variant 0 (delivered, e.g., when session.card.reason = 'lost')"), "{}", stdout(&out));
+    let out = utter(&["explain", path, "utter_nope"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("did you mean `utter_fee`?"),
+        "{}",
+        stderr(&out)
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn render_explain_says_why_the_variant_won() {
+    let dir = project("render-explain", SHADOWED);
+    let memory = dir.join("m.json");
+    std::fs::write(&memory, r#"{"card": {"reason": "lost"}}"#).unwrap();
+    let out = utter(&[
+        "render",
+        dir.to_str().unwrap(),
+        "utter_fee",
+        "--skill",
+        "card",
+        "--memory",
+        memory.to_str().unwrap(),
+        "--explain",
+    ]);
+    assert_eq!(stdout(&out).trim(), "A fee applies.");
+    let err = stderr(&out);
+    assert!(
+        err.contains(
+            "variant 0 `session.card.reason == 'lost' or session.card.reason == 'stolen'`: true"
+        ),
+        "{err}"
+    );
+    assert!(err.contains("variant 1 `session.card.reason == 'lost'`: true (not evaluated at delivery: an earlier variant won)"), "{err}");
+    assert!(
+        err.contains("delivered: variant 0, the first whose condition is true"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -715,3 +715,40 @@ fn memory_symbols_everywhere_answer() {
     client.notify("exit", Value::Null);
     let _ = std::fs::remove_dir_all(&agent);
 }
+
+/// Hover on a variant tells when it is delivered, or why it never is.
+#[test]
+fn hover_on_a_variant_shows_its_verdict() {
+    let agent = std::env::temp_dir().join(format!("utter-lsp-verdict-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&agent);
+    let responses = "responses:\n  utter_fee:\n    - text: A fee applies.\n      condition: session.card.reason == 'lost' or session.card.reason == 'stolen'\n    - text: Free this month.\n      condition: session.card.reason == 'lost'\n    - text: Standard.\n";
+    for (path, text) in [
+        (
+            "skills/card/memory.yml",
+            "schema:\n  public:\n    reason: {type: categorical, enum_values: [lost, stolen, damaged]}\n",
+        ),
+        ("skills/card/skill.md", "---\ndescription: d\n---\nBody.\n"),
+        ("skills/card/responses.yml", responses),
+    ] {
+        let path = agent.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    let file = agent.join("skills/card/responses.yml");
+    let mut client = Client::start();
+    client.request("initialize", json!({"processId": null, "capabilities": {}}));
+    client.notify("initialized", json!({}));
+    let hover = client.hover(&uri(&file), position_of(responses, "Free this month", 2));
+    assert!(
+        hover.contains("never delivered: shadowed by variant 0"),
+        "{hover}"
+    );
+    let hover = client.hover(&uri(&file), position_of(responses, "A fee applies", 2));
+    assert!(
+        hover.contains("delivered when, e.g., session.card.reason = 'lost'"),
+        "{hover}"
+    );
+    client.request("shutdown", Value::Null);
+    client.notify("exit", Value::Null);
+    let _ = std::fs::remove_dir_all(&agent);
+}

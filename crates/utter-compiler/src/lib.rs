@@ -3,7 +3,8 @@
 //! 1. [`load`]: read the project's files; YAML into spanned nodes; walk them
 //!    into raw responses and memory declarations.
 //! 2. [`validate`]: check every file (conditions parsed by [`condition`],
-//!    placeholders by [`template`]), merge the registry; findings accumulate.
+//!    placeholders by [`template`]), merge the registry; findings accumulate;
+//!    then [`analysis`] decides which variants each memory state delivers.
 //! 3. [`lower`](mod@lower): an error-free project into the registry IR,
 //!    and [`encode`] it as a program for the runtime's evaluator.
 //! 4. Run it: [`interpret`] delivers at run time (on that program);
@@ -11,6 +12,7 @@
 //!    large agents).
 #![forbid(unsafe_code)]
 
+pub mod analysis;
 pub mod bundled;
 pub mod codegen;
 pub mod condition;

@@ -17,7 +17,15 @@ use super::text::{range, range_in, uri_of};
 #[derive(Debug, PartialEq)]
 pub enum Symbol {
     Response(String),
-    Memory { namespace: String, entry: String },
+    Memory {
+        namespace: String,
+        entry: String,
+    },
+    /// A variant of a response, where it is defined.
+    Variant {
+        response: String,
+        variant: usize,
+    },
 }
 
 fn is_word(c: char) -> bool {
@@ -49,8 +57,10 @@ fn skill_of(label: &str) -> Option<&str> {
 /// The symbol at byte `at` of the file `label`.
 pub fn symbol_at(project: &Project, label: &str, at: usize) -> Option<Symbol> {
     let text = project.text(label)?;
-    let (word, span) = word_at(text, at)?;
     let checked = &project.checked;
+    let Some((word, span)) = word_at(text, at) else {
+        return variant_at(project, label, at);
+    };
     // A declaration in memory.yml names itself.
     if let Some(decl) = checked
         .memory
@@ -98,6 +108,53 @@ pub fn symbol_at(project: &Project, label: &str, at: usize) -> Option<Symbol> {
             }
         }
     }
+    if let Some(symbol) = bare_placeholder(project, label, text, word, at) {
+        return Some(symbol);
+    }
+    variant_at(project, label, at)
+}
+
+/// What the variant analysis says of variant `variant` of `response`, in
+/// the view it is validated under: "delivered when, e.g., ...", "never
+/// delivered: ...", or why nothing is claimed.
+fn variant_verdict(project: &Project, response: &str, variant: usize) -> Option<String> {
+    let registry = project.registry.as_ref()?;
+    let index = registry.responses.iter().position(|r| r.name == response)?;
+    let view = utter_compiler::analysis::home_view(registry, index);
+    let (_, explained) = crate::explain::explain(registry, index, view);
+    let v = explained.get(variant)?;
+    Some(match (v.verdict, &v.witness_shown, &v.reason) {
+        ("reachable", Some(w), _) => format!("delivered when, e.g., {w}"),
+        ("unreachable", _, Some(why)) => format!("never delivered: {why}"),
+        (_, _, why) => format!("not analysed: {}", why.as_deref().unwrap_or("")),
+    })
+}
+
+/// The variant whose YAML covers byte `at` of `label`.
+fn variant_at(project: &Project, label: &str, at: usize) -> Option<Symbol> {
+    project
+        .checked
+        .responses
+        .iter()
+        .filter(|(_, r)| r.file == label)
+        .find_map(|(name, r)| {
+            let v = r.raw.variants.iter().find(|v| v.span.contains(&at))?;
+            Some(Symbol::Variant {
+                response: name.clone(),
+                variant: v.index,
+            })
+        })
+}
+
+/// A bare `{entry}` placeholder at `at`: the file's own skill's entry, then the project's.
+fn bare_placeholder(
+    project: &Project,
+    label: &str,
+    text: &str,
+    word: &str,
+    at: usize,
+) -> Option<Symbol> {
+    let checked = &project.checked;
     // A bare `{entry}` placeholder: the file's own skill, then the project.
     let before = &text[..at.min(text.len())];
     if before
@@ -136,6 +193,15 @@ fn location(project: &Project, file: &str, span: &std::ops::Range<usize>) -> Opt
 pub fn definition(project: &Project, symbol: &Symbol) -> Vec<Location> {
     let checked = &project.checked;
     match symbol {
+        Symbol::Variant { response, variant } => checked
+            .responses
+            .get(response)
+            .and_then(|r| {
+                let v = r.raw.variants.iter().find(|v| v.index == *variant)?;
+                location(project, &r.file, &v.span)
+            })
+            .into_iter()
+            .collect(),
         Symbol::Response(name) => {
             // The definition delivered first, then those it overrides (or
             // that override it): the same name in another responses.yml.
@@ -186,6 +252,7 @@ pub fn references(project: &Project, symbol: &Symbol) -> Vec<Location> {
     let mut out = definition(project, symbol);
     let checked = &project.checked;
     match symbol {
+        Symbol::Variant { .. } => {}
         Symbol::Response(name) => {
             for (skill, doc) in &checked.skill_docs {
                 let file = format!("skills/{skill}/skill.md");
@@ -239,6 +306,10 @@ pub fn references(project: &Project, symbol: &Symbol) -> Vec<Location> {
 pub fn hover(project: &Project, symbol: &Symbol) -> Option<String> {
     let checked = &project.checked;
     match symbol {
+        Symbol::Variant { response, variant } => {
+            let verdict = variant_verdict(project, response, *variant)?;
+            Some(format!("**`{response}`**, variant {variant}: {verdict}"))
+        }
         Symbol::Response(name) => {
             let r = checked.responses.get(name)?;
             let line = checked
@@ -256,6 +327,9 @@ pub fn hover(project: &Project, symbol: &Symbol) -> Option<String> {
                     v.index,
                     v.text.replace('\n', " ")
                 ));
+                if let Some(verdict) = variant_verdict(project, name, v.index) {
+                    md.push_str(&format!(" — {verdict}"));
+                }
             }
             Some(md)
         }

@@ -5,7 +5,7 @@
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
-use utter_compiler::{Checked, ProjectFiles, check};
+use utter_compiler::{Checked, ProjectFiles, Registry, check, lower};
 
 /// The agent folder a file belongs to: the folder holding `skills/` for a
 /// file in `skills/<id>/`, else the file's own folder.
@@ -34,6 +34,9 @@ pub fn is_agent_file(label: &str) -> bool {
 pub struct Project {
     pub root: PathBuf,
     pub checked: Checked,
+    /// The lowered project when it has no errors: what the variant
+    /// analysis reads.
+    pub registry: Option<Registry>,
     /// Labels that got diagnostics last time (to clear them when fixed).
     pub published: BTreeSet<String>,
 }
@@ -61,9 +64,11 @@ impl Project {
             }
             files.files.insert(label, text.clone().into_bytes());
         }
+        let checked = check(&files);
         Project {
             root: root.to_path_buf(),
-            checked: check(&files),
+            registry: lower(&checked).ok(),
+            checked,
             published: BTreeSet::new(),
         }
     }

@@ -62,6 +62,9 @@ pub const TYPE_MISMATCH: &str = "utter.validation.condition.type_mismatch";
 pub const NEVER_EQUAL: &str = "utter.validation.condition.never_equal";
 pub const NEVER_TRUE: &str = "utter.validation.condition.never_true";
 pub const PLACEHOLDER_REPR: &str = "utter.validation.placeholder.renders_repr";
+pub const UNREACHABLE_VARIANT: &str = "utter.analysis.unreachable_variant";
+pub const UNREACHABLE_DEFAULT: &str = "utter.analysis.unreachable_default";
+pub const NO_CONDITIONED_VARIANT: &str = "utter.analysis.no_conditioned_variant_delivered";
 
 /// Every code with what it means (SARIF rules, `--explain`-style help).
 pub const ALL: &[(&str, &str)] = &[
@@ -244,6 +247,18 @@ pub const ALL: &[(&str, &str)] = &[
     (
         PLACEHOLDER_REPR,
         "A placeholder of a list or json entry is delivered as Python writes the value.",
+    ),
+    (
+        UNREACHABLE_VARIANT,
+        "A variant is never delivered: earlier variants win whenever its condition holds, or its condition never holds.",
+    ),
+    (
+        UNREACHABLE_DEFAULT,
+        "The conditions cover every value memory can hold: the default is never delivered (it stays as the required fallback).",
+    ),
+    (
+        NO_CONDITIONED_VARIANT,
+        "No conditioned variant of a response is ever delivered: it always delivers its default.",
     ),
 ];
 

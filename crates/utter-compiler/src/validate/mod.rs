@@ -511,9 +511,8 @@ pub fn check(files: &ProjectFiles) -> Checked {
     skills.extend(files.skills.iter().cloned());
     skills.sort();
     skills.dedup();
-    sort_findings(&mut findings);
     let merged_names: BTreeSet<String> = merged.keys().cloned().collect();
-    Checked {
+    let mut checked = Checked {
         sources,
         findings,
         skills,
@@ -525,5 +524,15 @@ pub fn check(files: &ProjectFiles) -> Checked {
             .into_iter()
             .filter(|n| !merged_names.contains(n))
             .collect(),
+    };
+    // The variants of each response together, once each is valid on its
+    // own (no analysis of a project with errors: no cascades).
+    if !checked.has_errors()
+        && let Ok(registry) = crate::lower::lower(&checked)
+    {
+        let found = crate::analysis::findings(&checked, &registry);
+        checked.findings.extend(found);
     }
+    sort_findings(&mut checked.findings);
+    checked
 }
