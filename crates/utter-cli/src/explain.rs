@@ -82,7 +82,7 @@ pub fn explain(registry: &Registry, index: usize, view: Option<&str>) -> (usize,
                 verdict: verdict_name,
                 reason,
                 witness: witness.map(|w| witness_json(registry, w)),
-                witness_shown: witness.map(|w| analysis::describe_witness(registry, w)),
+                witness_shown: witness.map(|w| analysis::describe_witness(&registry.entries, w)),
                 text: witness.map(|w| delivered(registry, &response.name, view, w)),
                 rephrase: variant.rephrase,
             }
@@ -105,7 +105,7 @@ fn reason(registry: &Registry, analysis: &analysis::ResponseAnalysis, why: &Why)
                 .map(|v| match &analysis.variants[*v] {
                     Verdict::Reachable(w) => format!(
                         "variant {v} (delivered, e.g., when {})",
-                        analysis::describe_witness(registry, w)
+                        analysis::describe_witness(&registry.entries, w)
                     ),
                     _ => format!("variant {v}"),
                 })

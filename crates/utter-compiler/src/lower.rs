@@ -116,12 +116,9 @@ impl Registry {
     }
 }
 
-/// Lowers a checked project; its error findings if it has any.
-pub fn lower(checked: &Checked) -> Result<Registry, Vec<Finding>> {
-    if checked.has_errors() {
-        return Err(checked.errors().cloned().collect());
-    }
-    let entries: Vec<Entry<String, Vec<String>>> = checked
+/// The declared entries as the runtime has them (`id` = index).
+pub(crate) fn lower_entries(checked: &Checked) -> Vec<Entry<String, Vec<String>>> {
+    checked
         .memory
         .iter()
         .enumerate()
@@ -137,11 +134,24 @@ pub fn lower(checked: &Checked) -> Result<Registry, Vec<Finding>> {
             ty: decl.ty,
             values: decl.values.clone(),
         })
-        .collect();
-    let ids: HashMap<(&str, &str), usize> = entries
+        .collect()
+}
+
+/// Entry ids by `(namespace, name)`.
+pub(crate) fn entry_ids(entries: &[Entry<String, Vec<String>>]) -> HashMap<(&str, &str), usize> {
+    entries
         .iter()
         .map(|e| ((e.namespace.as_str(), e.name.as_str()), e.id))
-        .collect();
+        .collect()
+}
+
+/// Lowers a checked project; its error findings if it has any.
+pub fn lower(checked: &Checked) -> Result<Registry, Vec<Finding>> {
+    if checked.has_errors() {
+        return Err(checked.errors().cloned().collect());
+    }
+    let entries = lower_entries(checked);
+    let ids = entry_ids(&entries);
     let mut by_name: HashMap<&str, Vec<usize>> = HashMap::new();
     for e in &entries {
         by_name.entry(e.name.as_str()).or_default().push(e.id);
@@ -261,7 +271,10 @@ pub fn lower(checked: &Checked) -> Result<Registry, Vec<Finding>> {
     })
 }
 
-fn lower_condition(expr: &Expr<MemoryRef>, ids: &HashMap<(&str, &str), usize>) -> Expr<usize> {
+pub(crate) fn lower_condition(
+    expr: &Expr<MemoryRef>,
+    ids: &HashMap<(&str, &str), usize>,
+) -> Expr<usize> {
     // Validation proved every reference readable, hence declared.
     expr.map_refs(&mut |r: &MemoryRef| {
         ids.get(&(r.namespace.as_str(), r.entry.as_str()))

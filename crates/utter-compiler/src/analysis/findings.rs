@@ -1,26 +1,93 @@
 //! The analysis as findings: every project response under the view it is
-//! validated under (its skill's, or none for the root's).
+//! validated under (its skill's, or none for the root's). Reads the checked
+//! project directly (only conditions and entries are lowered), and
+//! analyses each distinct set of conditions once.
 
-use super::{Verdict, Why, analyse, describe_witness, home_view};
+use std::collections::HashMap;
+
+use super::{Subject, Verdict, Why, analyse_subject, describe_witness};
 use crate::diagnostics::{Finding, Severity, codes};
-use crate::lower::Registry;
-use crate::validate::Checked;
+use crate::load::responses::ConditionField;
+use crate::lower::{entry_ids, lower_condition, lower_entries};
+use crate::validate::{Checked, Scope};
 
-/// The findings of the variant analysis of `registry`, the lowered form of
-/// `checked` (bundled responses are not the project's to fix).
-pub fn findings(checked: &Checked, registry: &Registry) -> Vec<Finding> {
+/// The findings of the variant analysis of `checked`, an error-free
+/// project (bundled responses are not the project's to fix).
+pub fn findings(checked: &Checked) -> Vec<Finding> {
+    let entries = lower_entries(checked);
+    let ids = entry_ids(&entries);
     let mut out = Vec::new();
-    for (index, response) in registry.responses.iter().enumerate() {
-        if response.file.starts_with('<') {
+    // Responses with the same conditions, default and view get the same
+    // verdicts: one analysis each.
+    let mut seen: HashMap<String, Option<Vec<Verdict>>> = HashMap::new();
+    for (name, merged) in &checked.responses {
+        if merged.file.starts_with('<') {
             continue;
         }
-        let Some(merged) = checked.responses.get(&response.name) else {
-            continue;
-        };
         let Some(source) = checked.source(&merged.file) else {
             continue;
         };
-        let analysis = analyse(registry, index, home_view(registry, index));
+        let view = match &merged.scope {
+            Scope::Skill(s) => Some(s.as_str()),
+            Scope::Root => None,
+        };
+        // The same condition texts in the same view: the same verdicts.
+        let texts: Vec<Option<&str>> = merged
+            .raw
+            .variants
+            .iter()
+            .map(|v| match &v.condition {
+                ConditionField::Text { text, .. } => Some(text.trim()),
+                _ => None,
+            })
+            .collect();
+        let default = texts.iter().position(Option::is_none);
+        let conditioned: Vec<usize> = (0..texts.len()).filter(|&i| texts[i].is_some()).collect();
+        let mut key = String::from(view.unwrap_or("\u{0}"));
+        for text in &texts {
+            key.push(if text.is_some() { '\u{1}' } else { '\u{2}' });
+            key.push_str(text.unwrap_or_default());
+        }
+        let verdicts = seen.entry(key).or_insert_with(|| {
+            // A condition reading an `any`, `json` or `list` entry leaves the
+            // response undecided: nothing to report, nothing to enumerate.
+            let unbounded = merged.conditions.iter().flatten().any(|c| {
+                c.refs().into_iter().any(|r| {
+                    let Some(&id) = ids.get(&(r.namespace.as_str(), r.entry.as_str())) else {
+                        return false;
+                    };
+                    let e = &entries[id];
+                    let readable = e.visibility != utter::Visibility::Private
+                        || view == Some(e.namespace.as_str());
+                    readable
+                        && matches!(
+                            e.ty,
+                            utter::EntryType::Any | utter::EntryType::Json | utter::EntryType::List
+                        )
+                })
+            });
+            if unbounded {
+                return None;
+            }
+            let conditions: Vec<(usize, crate::condition::Expr<usize>)> = merged
+                .conditions
+                .iter()
+                .enumerate()
+                .filter_map(|(i, c)| c.as_ref().map(|c| (i, lower_condition(c, &ids))))
+                .collect();
+            let subject = Subject {
+                entries: &entries,
+                skills: &checked.skills,
+                variants: texts.len(),
+                conditioned: conditions.iter().map(|(i, c)| (*i, c)).collect(),
+                default,
+            };
+            Some(analyse_subject(&subject, view).0)
+        });
+        let Some(verdicts) = verdicts.as_ref() else {
+            continue;
+        };
+        let response_name = name;
         let span_of = |variant: usize| {
             merged
                 .raw
@@ -33,7 +100,7 @@ pub fn findings(checked: &Checked, registry: &Registry) -> Vec<Finding> {
         let reported = |variant: usize| {
             checked.findings.iter().any(|f| {
                 f.code == codes::NEVER_TRUE
-                    && f.response.as_deref() == Some(response.name.as_str())
+                    && f.response.as_deref() == Some(response_name.as_str())
                     && f.variant == Some(variant)
             })
         };
@@ -42,22 +109,15 @@ pub fn findings(checked: &Checked, registry: &Registry) -> Vec<Finding> {
             let mut finding = source
                 .finding(code, severity, span, message)
                 .with_help(help);
-            finding.response = Some(response.name.clone());
+            finding.response = Some(response_name.clone());
             finding.variant = variant;
             out.push(finding);
         };
-        let conditioned: Vec<usize> = response
-            .variants
-            .iter()
-            .enumerate()
-            .filter(|(_, v)| v.condition.is_some())
-            .map(|(i, _)| i)
-            .collect();
-        let dead = |i: &usize| matches!(analysis.variants[*i], Verdict::Unreachable(_));
+        let dead = |i: &usize| matches!(verdicts[*i], Verdict::Unreachable(_));
         if !conditioned.is_empty() && conditioned.iter().all(dead) {
             // One finding for the response, not one per variant.
             if !conditioned.iter().all(|&i| reported(i)) {
-                let default = response.default.map_or("its name".to_owned(), |d| {
+                let default = default.map_or("its name".to_owned(), |d| {
                     format!("its default (variant {d})")
                 });
                 push(
@@ -70,7 +130,7 @@ pub fn findings(checked: &Checked, registry: &Registry) -> Vec<Finding> {
             }
             continue;
         }
-        for (i, verdict) in analysis.variants.iter().enumerate() {
+        for (i, verdict) in verdicts.iter().enumerate() {
             let Verdict::Unreachable(why) = verdict else {
                 continue;
             };
@@ -89,7 +149,7 @@ pub fn findings(checked: &Checked, registry: &Registry) -> Vec<Finding> {
                     codes::UNREACHABLE_VARIANT,
                     Severity::Warning,
                     Some(i),
-                    format!("is never delivered: no variant has a condition, so the first (variant {}) is always delivered", response.default.unwrap_or(0)),
+                    format!("is never delivered: no variant has a condition, so the first (variant {}) is always delivered", default.unwrap_or(0)),
                     "give it a `condition`, or remove it".to_owned(),
                 ),
                 Why::NeverTrue { error } => {
@@ -108,8 +168,8 @@ pub fn findings(checked: &Checked, registry: &Registry) -> Vec<Finding> {
                 Why::Shadowed(by) => {
                     let names: Vec<String> = by.iter().map(|v| format!("variant {v}")).collect();
                     let first = by.first().copied().unwrap_or(0);
-                    let example = match &analysis.variants[first] {
-                        Verdict::Reachable(w) => format!(" (variant {first} is delivered, e.g., when {})", describe_witness(registry, w)),
+                    let example = match &verdicts[first] {
+                        Verdict::Reachable(w) => format!(" (variant {first} is delivered, e.g., when {})", describe_witness(&entries, w)),
                         _ => String::new(),
                     };
                     push(

@@ -22,7 +22,7 @@ pub use findings::findings;
 
 use std::collections::BTreeSet;
 
-use utter::{Context, EntryKey, EvalError, Memory, Value, ValueRef, Visibility};
+use utter::{Context, Entry, EntryKey, EvalError, Memory, Value, ValueRef, Visibility};
 
 use crate::condition::Expr;
 use crate::encode::ProgramData;
@@ -77,14 +77,16 @@ pub struct ResponseAnalysis {
     pub states: usize,
 }
 
-/// Memory of one enumerated state, read by entry id.
-struct StateMemory(Vec<Option<Value>>);
+/// Memory of one enumerated state, read by entry id: values borrowed from
+/// the domains (a state costs no allocation).
+struct StateMemory<'v>(Vec<Option<&'v Value>>);
 
-impl Memory for StateMemory {
+impl Memory for StateMemory<'_> {
     fn get(&self, entry: EntryKey<'_>) -> ValueRef<'_> {
         self.0
             .get(entry.id)
-            .and_then(Option::as_ref)
+            .copied()
+            .flatten()
             .map_or(ValueRef::None, Value::as_ref)
     }
 }
@@ -95,47 +97,80 @@ pub fn home_view(registry: &Registry, response: usize) -> Option<&str> {
     registry.responses[response].skill.as_deref()
 }
 
+/// What the analysis of one response reads: the agent's entries and
+/// skills, and the response's variants.
+pub struct Subject<'a> {
+    pub entries: &'a [Entry<String, Vec<String>>],
+    pub skills: &'a [String],
+    /// How many variants the response has.
+    pub variants: usize,
+    /// The conditioned variants, in YAML order: index and condition.
+    pub conditioned: Vec<(usize, &'a Expr<usize>)>,
+    /// The variant delivered when no condition holds.
+    pub default: Option<usize>,
+}
+
+impl<'a> Subject<'a> {
+    /// Response number `response` of `registry`.
+    pub fn of(registry: &'a Registry, response: usize) -> Self {
+        let r = &registry.responses[response];
+        Subject {
+            entries: &registry.entries,
+            skills: &registry.skills,
+            variants: r.variants.len(),
+            conditioned: r
+                .variants
+                .iter()
+                .enumerate()
+                .filter_map(|(i, v)| v.condition.as_ref().map(|c| (i, c)))
+                .collect(),
+            default: r.default,
+        }
+    }
+}
+
 /// Analyses response number `response` under the view of skill `view`.
 pub fn analyse(registry: &Registry, response: usize, view: Option<&str>) -> ResponseAnalysis {
-    let r = &registry.responses[response];
-    let mut out = ResponseAnalysis {
+    let (variants, states) = analyse_subject(&Subject::of(registry, response), view);
+    ResponseAnalysis {
         response,
         view: view.map(str::to_owned),
-        variants: vec![Verdict::Undecided(String::new()); r.variants.len()],
-        states: 0,
-    };
-    let conditioned: Vec<(usize, &Expr<usize>)> = r
-        .variants
-        .iter()
-        .enumerate()
-        .filter_map(|(i, v)| v.condition.as_ref().map(|c| (i, c)))
-        .collect();
-    for (i, verdict) in out.variants.iter_mut().enumerate() {
-        if r.variants[i].condition.is_none() && r.default != Some(i) {
+        variants,
+        states,
+    }
+}
+
+/// The verdicts of `subject`'s variants under `view`, and how many memory
+/// states were enumerated.
+pub fn analyse_subject(subject: &Subject<'_>, view: Option<&str>) -> (Vec<Verdict>, usize) {
+    let conditioned = &subject.conditioned;
+    let mut verdicts = vec![Verdict::Undecided(String::new()); subject.variants];
+    let is_conditioned = |i: usize| conditioned.iter().any(|(c, _)| *c == i);
+    for (i, verdict) in verdicts.iter_mut().enumerate() {
+        if !is_conditioned(i) && subject.default != Some(i) {
             *verdict = Verdict::Unreachable(Why::NotTheDefault);
         }
     }
     if conditioned.is_empty() {
-        if let Some(d) = r.default {
-            out.variants[d] = Verdict::Reachable(Witness::default());
+        if let Some(d) = subject.default {
+            verdicts[d] = Verdict::Reachable(Witness::default());
         }
-        out.states = 1;
-        return out;
+        return (verdicts, 1);
     }
     // The entries the conditions read in this view; the rest read as unset.
     let readable = |id: usize| {
-        let e = &registry.entries[id];
+        let e = &subject.entries[id];
         e.visibility != Visibility::Private || view == Some(e.namespace.as_str())
     };
     let mut read: BTreeSet<usize> = BTreeSet::new();
-    let mut comparisons = Comparisons::new(registry.entries.len());
-    for (_, expr) in &conditioned {
+    let mut comparisons = Comparisons::new(subject.entries.len());
+    for (_, expr) in conditioned {
         read.extend(expr.refs().into_iter().copied().filter(|&id| readable(id)));
         comparisons.add(expr);
     }
     let mut domains: Vec<(usize, Vec<Value>)> = Vec::new();
     for &id in &read {
-        let e = &registry.entries[id];
+        let e = &subject.entries[id];
         match comparisons.candidates(id, e.ty, &e.values) {
             Ok(values) if !values.is_empty() => domains.push((id, values)),
             Ok(_) => {}
@@ -144,57 +179,58 @@ pub fn analyse(registry: &Registry, response: usize, view: Option<&str>) -> Resp
                     "a condition reads `session.{}.{}`, declared `{}`: its values are not enumerable, so nothing is claimed",
                     e.namespace, e.name, e.ty
                 );
-                return undecided(out, r.default, &conditioned, &why);
+                return (undecided(verdicts, subject, &why), 0);
             }
         }
     }
     let states = domains
         .iter()
         .try_fold(1usize, |n, (_, values)| n.checked_mul(values.len() + 1));
-    let states = match states {
-        Some(n) if n <= STATE_BUDGET => n,
-        _ => {
-            let why = format!(
-                "its conditions read {} entries with more than {STATE_BUDGET} states between them, over the analysis budget, so nothing is claimed",
-                domains.len()
-            );
-            return undecided(out, r.default, &conditioned, &why);
-        }
-    };
-    out.states = states;
+    if states.is_none_or(|n| n > STATE_BUDGET) {
+        let why = format!(
+            "its conditions read {} entries with more than {STATE_BUDGET} states between them, over the analysis budget, so nothing is claimed",
+            domains.len()
+        );
+        return (undecided(verdicts, subject, &why), 0);
+    }
     let mut program = ProgramData::default();
     let at: Vec<usize> = conditioned
         .iter()
         .map(|(_, expr)| program.condition(expr) as usize)
         .collect();
     let program = program.program();
-    let mut memory = StateMemory(vec![None; registry.entries.len()]);
-    let mut witness: Vec<Option<Witness>> = vec![None; r.variants.len()];
+    let mut memory = StateMemory(vec![None; subject.entries.len()]);
+    let mut witness: Vec<Option<Witness>> = vec![None; subject.variants];
     let mut ever_true = vec![false; conditioned.len()];
     let mut first_error: Vec<Option<Option<EvalError>>> = vec![None; conditioned.len()];
     let mut shadowers: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); conditioned.len()];
-    for_each_state(&domains, |set| {
-        for slot in &mut memory.0 {
-            *slot = None;
+    let mut outcomes: Vec<Result<bool, EvalError>> = Vec::with_capacity(at.len());
+    // Every variant that can be delivered has a witness: nothing is left to prove.
+    let wanted = conditioned.len() + usize::from(subject.default.is_some());
+    let mut found = 0;
+    let enumerated = for_each_state(&domains, |set| {
+        for &id in &read {
+            memory.0[id] = None;
         }
-        for &(id, ref value) in set {
-            memory.0[id] = Some(value.clone());
+        for &(d, c) in set {
+            memory.0[domains[d].0] = Some(&domains[d].1[c]);
         }
         let ctx = match view {
-            Some(skill) => Context::for_skill_id(&memory, skill, &registry.skills)
+            Some(skill) => Context::for_skill_id(&memory, skill, subject.skills)
                 .unwrap_or_else(|_| Context::new(&memory)),
             None => Context::new(&memory),
         };
-        let outcomes: Vec<Result<bool, EvalError>> = at
-            .iter()
-            .map(|&a| program.evaluate(a, &registry.entries, &ctx))
-            .collect();
+        outcomes.clear();
+        outcomes.extend(
+            at.iter()
+                .map(|&a| program.evaluate(a, subject.entries, &ctx)),
+        );
         let winner = outcomes
             .iter()
             .position(|o| matches!(o, Ok(true)))
             .map(|c| conditioned[c].0)
-            .or(r.default);
-        for (c, outcome) in outcomes.into_iter().enumerate() {
+            .or(subject.default);
+        for (c, outcome) in outcomes.drain(..).enumerate() {
             match outcome {
                 Ok(true) => {
                     ever_true[c] = true;
@@ -212,75 +248,78 @@ pub fn analyse(registry: &Registry, response: usize, view: Option<&str>) -> Resp
         if let Some(w) = winner
             && witness[w].is_none()
         {
-            witness[w] = Some(Witness(set.to_vec()));
+            let state = set
+                .iter()
+                .map(|&(d, c)| (domains[d].0, domains[d].1[c].clone()));
+            witness[w] = Some(Witness(state.collect()));
+            found += 1;
         }
+        found < wanted
     });
     for (c, &(i, _)) in conditioned.iter().enumerate() {
-        out.variants[i] = match witness[i].take() {
+        verdicts[i] = match witness[i].take() {
             Some(w) => Verdict::Reachable(w),
             None if !ever_true[c] => Verdict::Unreachable(Why::NeverTrue {
-                error: first_error[c].clone().flatten(),
+                error: first_error[c].flatten(),
             }),
             None => Verdict::Unreachable(Why::Shadowed(shadowers[c].iter().copied().collect())),
         };
     }
-    if let Some(d) = r.default {
-        out.variants[d] = match witness[d].take() {
+    if let Some(d) = subject.default {
+        verdicts[d] = match witness[d].take() {
             Some(w) => Verdict::Reachable(w),
             None => Verdict::Unreachable(Why::Covered),
         };
     }
-    out
+    (verdicts, enumerated)
 }
 
-/// `out` with every conditioned variant and the default undecided.
-fn undecided(
-    mut out: ResponseAnalysis,
-    default: Option<usize>,
-    conditioned: &[(usize, &Expr<usize>)],
-    why: &str,
-) -> ResponseAnalysis {
-    for &(i, _) in conditioned {
-        out.variants[i] = Verdict::Undecided(why.to_owned());
+/// `verdicts` with every conditioned variant and the default undecided.
+fn undecided(mut verdicts: Vec<Verdict>, subject: &Subject<'_>, why: &str) -> Vec<Verdict> {
+    for &(i, _) in &subject.conditioned {
+        verdicts[i] = Verdict::Undecided(why.to_owned());
     }
-    if let Some(d) = default {
-        out.variants[d] = Verdict::Undecided(why.to_owned());
+    if let Some(d) = subject.default {
+        verdicts[d] = Verdict::Undecided(why.to_owned());
     }
-    out
+    verdicts
 }
 
-/// Calls `visit` with every state of `domains` (the entries set, with
-/// their values), fewest entries set first: the first state that delivers
-/// a variant is a smallest witness.
-fn for_each_state(domains: &[(usize, Vec<Value>)], mut visit: impl FnMut(&[(usize, Value)])) {
+/// Calls `visit` with every state of `domains`, as the entries set: pairs
+/// of a domain's index and the index of its value. Fewest entries set
+/// first, so the first state that delivers a variant is a smallest
+/// witness. Stops when `visit` returns false; returns how many states were
+/// visited.
+fn for_each_state(
+    domains: &[(usize, Vec<Value>)],
+    mut visit: impl FnMut(&[(usize, usize)]) -> bool,
+) -> usize {
     let n = domains.len();
-    let mut set: Vec<(usize, Value)> = Vec::with_capacity(n);
+    let mut visited = 0;
+    let mut set: Vec<(usize, usize)> = Vec::with_capacity(n);
     for k in 0..=n {
-        // Each k-subset of the entries, in lexicographic order.
+        // Each k-subset of the domains, in lexicographic order.
         let mut subset: Vec<usize> = (0..k).collect();
         loop {
             // Each assignment of values to the subset (mixed radix).
-            let mut digits = vec![0usize; k];
+            set.clear();
+            set.extend(subset.iter().map(|&d| (d, 0)));
             loop {
-                set.clear();
-                set.extend(
-                    subset
-                        .iter()
-                        .zip(&digits)
-                        .map(|(&e, &d)| (domains[e].0, domains[e].1[d].clone())),
-                );
-                visit(&set);
+                visited += 1;
+                if !visit(&set) {
+                    return visited;
+                }
                 let mut i = k;
                 let advanced = loop {
                     if i == 0 {
                         break false;
                     }
                     i -= 1;
-                    digits[i] += 1;
-                    if digits[i] < domains[subset[i]].1.len() {
+                    set[i].1 += 1;
+                    if set[i].1 < domains[set[i].0].1.len() {
                         break true;
                     }
-                    digits[i] = 0;
+                    set[i].1 = 0;
                 };
                 if !advanced {
                     break;
@@ -300,10 +339,11 @@ fn for_each_state(domains: &[(usize, Vec<Value>)], mut visit: impl FnMut(&[(usiz
             }
         }
     }
+    visited
 }
 
 /// A state as people read it: `session.card.reason = 'lost'`, ...
-pub fn describe_witness(registry: &Registry, witness: &Witness) -> String {
+pub fn describe_witness(entries: &[Entry<String, Vec<String>>], witness: &Witness) -> String {
     if witness.0.is_empty() {
         return "nothing set".to_owned();
     }
@@ -311,7 +351,7 @@ pub fn describe_witness(registry: &Registry, witness: &Witness) -> String {
         .0
         .iter()
         .map(|(id, value)| {
-            let e = &registry.entries[*id];
+            let e = &entries[*id];
             let mut shown = String::new();
             let _ = utter::write_py_repr(&mut shown, value.as_ref());
             format!("session.{}.{} = {shown}", e.namespace, e.name)

@@ -527,10 +527,8 @@ pub fn check(files: &ProjectFiles) -> Checked {
     };
     // The variants of each response together, once each is valid on its
     // own (no analysis of a project with errors: no cascades).
-    if !checked.has_errors()
-        && let Ok(registry) = crate::lower::lower(&checked)
-    {
-        let found = crate::analysis::findings(&checked, &registry);
+    if !checked.has_errors() {
+        let found = crate::analysis::findings(&checked);
         checked.findings.extend(found);
     }
     sort_findings(&mut checked.findings);
