@@ -22,5 +22,8 @@ fi
 cargo build --quiet --release --manifest-path "$root/Cargo.toml" -p utter-cli
 target="$(cargo metadata --format-version 1 --no-deps --manifest-path "$root/Cargo.toml" \
     | "$venv/bin/python" -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')"
+# Every witness of the variant analysis, delivered by the reference too.
+"$venv/bin/python" "$here/witnesses.py" --utter "$target/release/utter" \
+    "$root/tests/fixtures/analysis-agent" "$root/examples/card-agent" "$root/tests/fixtures/typed-agent"
 exec "$venv/bin/python" "$here/differential.py" --utter "$target/release/utter" \
     --fixture "$root/tests/fixtures/reference-rules" --fixture "$root/examples/card-agent" "$@"

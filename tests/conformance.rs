@@ -1069,3 +1069,74 @@ fn duplicate_and_metadata_findings_name_their_response() {
         (Some("utter_a"), Some(0))
     );
 }
+
+/// The tricky-case fixture of the variant analysis: exactly these findings
+/// (its witnesses are delivered by the reference in `conformance/witnesses.py`).
+#[test]
+fn the_analysis_fixture_gets_exact_findings() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/analysis-agent");
+    let checked = utter_compiler::check(&utter_compiler::ProjectFiles::read(&dir).unwrap());
+    let found: Vec<(&str, Option<&str>, Option<usize>)> = checked
+        .findings
+        .iter()
+        .map(|f| (f.code, f.response.as_deref(), f.variant))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (
+                codes::NO_CONDITIONED_VARIANT,
+                Some("utter_empty_chain"),
+                None
+            ),
+            (
+                codes::NO_CONDITIONED_VARIANT,
+                Some("utter_int_between"),
+                None
+            ),
+            (
+                codes::NO_CONDITIONED_VARIANT,
+                Some("utter_empty_string"),
+                None
+            ),
+            (codes::UNREACHABLE_DEFAULT, Some("utter_covered"), Some(2)),
+            (codes::UNREACHABLE_VARIANT, Some("utter_shadowed"), Some(1)),
+        ],
+        "{:?}",
+        checked.findings
+    );
+}
+
+/// What a user's own `cargo test` calls to keep the wording under review:
+/// the example agent matches its checked-in snapshot, and a changed text
+/// does not (with the line and the command that accepts it).
+#[test]
+fn the_wording_is_checked_from_rust() {
+    let agent = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/card-agent");
+    utter_compiler::snapshot::check(&agent, agent.join("responses.snap"))
+        .expect("reviewed wording");
+    let snap = std::fs::read_to_string(agent.join("responses.snap")).unwrap();
+    let edited = snap.replacen(
+        "Standard replacement is free.",
+        "Standard replacement costs $5.",
+        1,
+    );
+    match utter_compiler::snapshot::compare(&edited, &snap) {
+        Err(utter_compiler::snapshot::Mismatch::Changed {
+            expected, found, ..
+        }) => {
+            assert!(
+                expected.contains("costs $5") && found.contains("is free"),
+                "{expected} / {found}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    let message = utter_compiler::snapshot::compare(&edited, &snap)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        message.contains("run `utter snapshot` to accept it"),
+        "{message}"
+    );
+}

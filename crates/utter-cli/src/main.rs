@@ -7,6 +7,7 @@
 mod explain;
 mod lsp;
 mod output;
+mod review;
 
 use std::io::{IsTerminal as _, Read as _, Write as _};
 use std::path::{Path, PathBuf};
@@ -21,6 +22,10 @@ use utter_compiler::{Checked, ProjectFiles, Registry, check, codegen, lower};
 const EXIT_CODES: &str = "\
 Exit codes: 0 ok; 1 the project has errors;
 2 utter could not run (bad arguments, unreadable input, a folder that is not an agent).";
+
+const SNAPSHOT_EXIT_CODES: &str = "\
+Exit codes: 0 written (or, with --check, the wording matches); 1 the wording changed
+(or the project has errors); 2 utter could not run.";
 
 const CHECK_EXIT_CODES: &str = "\
 Exit codes: 0 ok; 1 the project has errors (or warnings with --deny-warnings);
@@ -101,6 +106,43 @@ enum Command {
         #[arg(long, value_enum, default_value_t = RenderFormat::Text)]
         format: RenderFormat,
     },
+    /// Write the agent's wording for review: every response and variant, a
+    /// memory that delivers it and the exact text; `--check` fails when the
+    /// wording no longer matches the file (for CI).
+    #[command(after_help = SNAPSHOT_EXIT_CODES)]
+    Snapshot {
+        /// The agent folder.
+        #[arg(default_value = ".")]
+        agent_dir: PathBuf,
+        /// The snapshot file (default: `responses.snap` in the agent folder).
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+        /// Also list the bundled responses the project does not override.
+        #[arg(long)]
+        bundled: bool,
+        /// Compare with the file instead of writing it: exit 1 with a diff
+        /// when the wording changed.
+        #[arg(long)]
+        check: bool,
+        /// How `--check` reports a change: a unified diff (`human`), GitHub
+        /// workflow commands, or JSON.
+        #[arg(long, value_enum, default_value_t = SnapshotFormat::Human)]
+        format: SnapshotFormat,
+    },
+    /// What changed in the wording between two versions of an agent.
+    #[command(after_help = EXIT_CODES)]
+    Diff {
+        /// The agent as it was (e.g. checked out from the main branch).
+        old: PathBuf,
+        /// The agent as it is now.
+        new: PathBuf,
+        /// Also compare the bundled responses the projects do not override.
+        #[arg(long)]
+        bundled: bool,
+        /// `text`, `markdown` (for a pull-request comment) or `json`.
+        #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
+        format: DiffFormat,
+    },
     /// Print the Rust code the project compiles to.
     #[command(after_help = EXIT_CODES)]
     Expand {
@@ -129,6 +171,20 @@ enum CheckFormat {
     Json,
     Sarif,
     Github,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum SnapshotFormat {
+    Human,
+    Github,
+    Json,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum DiffFormat {
+    Text,
+    Markdown,
+    Json,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -196,6 +252,19 @@ fn run(command: Command, color: bool) -> Result<ExitCode, Fatal> {
             });
             cmd_check(&agent_dir, format, deny_warnings, color)
         }
+        Command::Snapshot {
+            agent_dir,
+            out,
+            bundled,
+            check,
+            format,
+        } => cmd_snapshot(&agent_dir, out.as_deref(), bundled, check, format, color),
+        Command::Diff {
+            old,
+            new,
+            bundled,
+            format,
+        } => cmd_diff(&old, &new, bundled, format, color),
         Command::Explain {
             agent_dir,
             response,
@@ -362,6 +431,99 @@ fn read_memory_text(path: &Path) -> Result<String, Fatal> {
             e.utf8_error().valid_up_to()
         ))
     })
+}
+
+fn cmd_snapshot(
+    dir: &Path,
+    out: Option<&Path>,
+    bundled: bool,
+    check: bool,
+    format: SnapshotFormat,
+    color: bool,
+) -> Result<ExitCode, Fatal> {
+    let Some(registry) = registry_or_errors(dir, "snapshot", color)? else {
+        return Ok(ExitCode::from(1));
+    };
+    let path = out.map_or_else(|| review::default_path(dir), Path::to_path_buf);
+    let shown = path.display().to_string();
+    let found = review::render(&registry, bundled);
+    if !check {
+        std::fs::write(&path, &found).map_err(|e| Fatal(format!("cannot write `{shown}`: {e}")))?;
+        println!("wrote {}", escape(&shown));
+        return Ok(ExitCode::SUCCESS);
+    }
+    let update = format!("utter snapshot {}", dir.display());
+    let expected = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            eprintln!(
+                "{}",
+                escape(&format!(
+                    "error: no snapshot at `{shown}`: run `{update}` to write it, review it, and commit it"
+                ))
+            );
+            return Ok(ExitCode::from(1));
+        }
+        Err(e) => return Err(Fatal(format!("cannot read `{shown}`: {e}"))),
+    };
+    let changed = expected != found;
+    let stdout = std::io::stdout();
+    let mut o = stdout.lock();
+    match format {
+        SnapshotFormat::Json => writeln!(
+            o,
+            "{}",
+            serde_json::json!({
+                "snapshot": shown,
+                "changed": changed,
+                "diff": changed.then(|| review::unified(&expected, &found, &shown)),
+                "update": update,
+            })
+        )?,
+        SnapshotFormat::Github if changed => {
+            write!(o, "{}", review::github(&expected, &found, &shown))?
+        }
+        SnapshotFormat::Human if changed => {
+            write!(o, "{}", review::unified(&expected, &found, &shown))?;
+            writeln!(
+                o,
+                "{}",
+                escape(&format!(
+                    "error: the wording changed without review; once it is reviewed, run `{update}`"
+                ))
+            )?;
+        }
+        _ => writeln!(o, "{}", escape(&format!("ok: the wording matches {shown}")))?,
+    }
+    Ok(if changed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn cmd_diff(
+    old: &Path,
+    new: &Path,
+    bundled: bool,
+    format: DiffFormat,
+    color: bool,
+) -> Result<ExitCode, Fatal> {
+    let (Some(before), Some(after)) = (
+        registry_or_errors(old, "compared", color)?,
+        registry_or_errors(new, "compared", color)?,
+    ) else {
+        return Ok(ExitCode::from(1));
+    };
+    let d = review::compare(&before, &after, bundled);
+    let stdout = std::io::stdout();
+    let mut o = stdout.lock();
+    match format {
+        DiffFormat::Text => write!(o, "{}", review::diff_text(&d, false))?,
+        DiffFormat::Markdown => write!(o, "{}", review::diff_text(&d, true))?,
+        DiffFormat::Json => writeln!(o, "{}", review::diff_json(&d))?,
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// An error for a skill id the agent does not have.

@@ -221,7 +221,7 @@ pub fn sarif(checked: &Checked, dir: &Path) -> String {
 
 /// A workflow command's data: `%`, CR and LF as GitHub wants them, every
 /// other unsafe character as everywhere (`diagnostics::escape`).
-fn escape_data(s: &str) -> String {
+pub fn escape_data(s: &str) -> String {
     let lines: Vec<String> = s
         .split('\n')
         .map(|line| {
@@ -238,7 +238,7 @@ fn escape_data(s: &str) -> String {
 }
 
 /// A workflow command's property: also `:` and `,`.
-fn escape_property(s: &str) -> String {
+pub fn escape_property(s: &str) -> String {
     escape_data(s).replace(':', "%3A").replace(',', "%2C")
 }
 

@@ -982,3 +982,173 @@ fn render_explain_says_why_the_variant_won() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn the_example_agents_wording_matches_its_checked_in_snapshot() {
+    let out = utter(&["snapshot", &example(), "--check"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    assert!(
+        stdout(&out).starts_with("ok: the wording matches"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+/// Writes `files` over a copy of SHADOWED into the folder `name`.
+fn shadowed_with(name: &str, files: &[(&str, &str)]) -> PathBuf {
+    let mut all: Vec<(&str, &str)> = SHADOWED.to_vec();
+    for (path, text) in files {
+        all.retain(|(p, _)| p != path);
+        all.push((path, text));
+    }
+    project(name, &all)
+}
+
+#[test]
+fn snapshot_check_fails_on_every_kind_of_wording_change() {
+    let dir = shadowed_with("snap", &[]);
+    let path = dir.to_str().unwrap();
+    assert_eq!(utter(&["snapshot", path]).status.code(), Some(0));
+    assert_eq!(utter(&["snapshot", path, "--check"]).status.code(), Some(0));
+    let responses = dir.join("skills/card/responses.yml");
+    let original = std::fs::read_to_string(&responses).unwrap();
+    for (what, from, to, shows) in [
+        (
+            "a changed text",
+            "Standard.",
+            "Standard fee.",
+            "+  | Standard fee.",
+        ),
+        (
+            "a condition that moves a wording",
+            "or session.card.reason == 'stolen'",
+            "or session.card.reason == 'damaged'",
+            "damaged",
+        ),
+        (
+            "a flipped rephrase flag",
+            "    - text: Standard.\n",
+            "    - text: Standard.\n      metadata:\n        rephrase: true\n",
+            "[rephrased]",
+        ),
+    ] {
+        std::fs::write(&responses, original.replace(from, to)).unwrap();
+        let out = utter(&["snapshot", path, "--check"]);
+        assert_eq!(out.status.code(), Some(1), "{what}: {}", stdout(&out));
+        let text = stdout(&out);
+        assert!(text.contains(shows), "{what}: {text}");
+        assert!(
+            text.contains(&format!("once it is reviewed, run `utter snapshot {path}`")),
+            "{text}"
+        );
+        let out = utter(&["snapshot", path, "--check", "--format", "github"]);
+        assert!(
+            stdout(&out).starts_with("::error file="),
+            "{what}: {}",
+            stdout(&out)
+        );
+        let out = utter(&["snapshot", path, "--check", "--format", "json"]);
+        assert_eq!(json(&out)["changed"], true, "{what}");
+        std::fs::write(&responses, &original).unwrap();
+    }
+    // Accepted once reviewed: written again, it matches.
+    std::fs::write(&responses, original.replace("Standard.", "Standard fee.")).unwrap();
+    assert_eq!(utter(&["snapshot", path]).status.code(), Some(0));
+    assert_eq!(utter(&["snapshot", path, "--check"]).status.code(), Some(0));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn snapshots_are_deterministic_whatever_the_listing_order() {
+    let skills = |order: &[&str]| {
+        let mut files: Vec<(String, String)> = Vec::new();
+        for s in order {
+            files.push((
+                format!("skills/{s}/memory.yml"),
+                "schema:\n  public:\n    n: {type: int}\n".to_owned(),
+            ));
+            files.push((format!("skills/{s}/responses.yml"), format!("responses:\n  utter_{s}:\n    - text: \"{s} {{session.{s}.n}}\"\n      condition: session.{s}.n > 2\n    - text: other\n")));
+        }
+        files
+    };
+    let write = |name: &str, order: &[&str]| {
+        let files = skills(order);
+        let borrowed: Vec<(&str, &str)> = files
+            .iter()
+            .map(|(p, t)| (p.as_str(), t.as_str()))
+            .collect();
+        project(name, &borrowed)
+    };
+    let (a, b) = (
+        write("order-a", &["zeta", "alpha", "mid"]),
+        write("order-b", &["mid", "zeta", "alpha"]),
+    );
+    let snap = |dir: &PathBuf, out: &str| {
+        let file = dir.join(out);
+        assert_eq!(
+            utter(&[
+                "snapshot",
+                dir.to_str().unwrap(),
+                "--out",
+                file.to_str().unwrap()
+            ])
+            .status
+            .code(),
+            Some(0)
+        );
+        std::fs::read_to_string(file).unwrap()
+    };
+    let first = snap(&a, "1.snap");
+    assert_eq!(first, snap(&a, "2.snap"), "two runs");
+    assert_eq!(first, snap(&b, "1.snap"), "another listing order");
+    assert!(first.contains("  | zeta 3"), "{first}");
+    let _ = std::fs::remove_dir_all(a);
+    let _ = std::fs::remove_dir_all(b);
+}
+
+#[test]
+fn diff_shows_each_kind_of_change_and_what_needs_review_first() {
+    let old = shadowed_with("diff-old", &[]);
+    let changed = "responses:\n  utter_fee:\n    - text: A fee applies.\n      condition: session.card.reason == 'lost'\n    - text: Free this month.\n      condition: session.card.reason == 'stolen'\n    - text: Standard, reviewed.\n      metadata:\n        rephrase: true\n  utter_new:\n    - text: New.\n";
+    let new = shadowed_with("diff-new", &[("skills/card/responses.yml", changed)]);
+    let (o, n) = (old.to_str().unwrap(), new.to_str().unwrap());
+    let out = utter(&["diff", o, n]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    let review = text.split("Added").next().unwrap();
+    assert!(review.starts_with("Review first"), "{text}");
+    assert!(
+        review.contains("utter_fee variant 2: was delivered verbatim, is now rephrased by an LLM"),
+        "{text}"
+    );
+    // `stolen` delivered the fee and now delivers the free wording.
+    assert!(review.contains("when session.card.reason = 'stolen': delivered \"A fee applies.\", now \"Free this month.\""), "{text}");
+    assert!(text.contains("Added\n  utter_new"), "{text}");
+    assert!(
+        text.contains("variant 2 text: \"Standard.\" -> \"Standard, reviewed.\""),
+        "{text}"
+    );
+    assert!(
+        text.contains("variant 1 reachability: \"unreachable\" -> \"reachable\""),
+        "{text}"
+    );
+    let md = stdout(&utter(&["diff", o, n, "--format", "markdown"]));
+    assert!(
+        md.starts_with("### Review first\n- `utter_fee` variant 2"),
+        "{md}"
+    );
+    let j = json(&utter(&["diff", o, n, "--format", "json"]));
+    assert_eq!(j["added"], serde_json::json!(["utter_new"]));
+    assert_eq!(j["changed"][0]["now_rephrased"], serde_json::json!([2]));
+    let removed = stdout(&utter(&["diff", n, o]));
+    assert!(removed.contains("Removed\n  utter_new"), "{removed}");
+    assert_eq!(stdout(&utter(&["diff", o, o])), "no wording changed\n");
+    let _ = std::fs::remove_dir_all(old);
+    let _ = std::fs::remove_dir_all(new);
+}

@@ -22,6 +22,7 @@ pub mod interpret;
 pub mod load;
 pub mod lower;
 pub mod names;
+pub mod snapshot;
 pub mod template;
 pub mod validate;
 

@@ -121,9 +121,9 @@ fn variant_verdict(project: &Project, response: &str, variant: usize) -> Option<
     let registry = project.registry.as_ref()?;
     let index = registry.responses.iter().position(|r| r.name == response)?;
     let view = utter_compiler::analysis::home_view(registry, index);
-    let (_, explained) = crate::explain::explain(registry, index, view);
-    let v = explained.get(variant)?;
-    Some(match (v.verdict, &v.witness_shown, &v.reason) {
+    let shown = utter_compiler::snapshot::response_view(registry, index, view);
+    let v = shown.variants.get(variant)?;
+    Some(match (v.kind, &v.witness_shown, &v.reason) {
         ("reachable", Some(w), _) => format!("delivered when, e.g., {w}"),
         ("unreachable", _, Some(why)) => format!("never delivered: {why}"),
         (_, _, why) => format!("not analysed: {}", why.as_deref().unwrap_or("")),

@@ -126,7 +126,7 @@ impl Comparisons {
             }
             EntryType::Text => {
                 let mut out = texts(&cuts.texts);
-                out.sort_by_key(|t| (!cuts.texts.contains(t), t.contains('\u{0}')));
+                out.sort_by_key(|t| (!cuts.texts.contains(t), t != "text", t.contains('\u{0}')));
                 out.into_iter().map(Value::from).collect()
             }
             EntryType::Any | EntryType::Json | EntryType::List => return Err(Unbounded),
@@ -175,6 +175,8 @@ fn texts(cuts: &BTreeSet<String>) -> Vec<String> {
     let mut out: BTreeSet<String> = cuts.iter().cloned().collect();
     out.insert(String::new());
     out.insert("\u{0}".to_owned());
+    // A plain word: a witness that shows a text reads best with one.
+    out.insert("text".to_owned());
     let sorted: Vec<&String> = cuts.iter().collect();
     for (i, cut) in sorted.iter().enumerate() {
         let above = format!("{cut}\u{0}");
