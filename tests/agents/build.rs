@@ -20,6 +20,7 @@ const AGENTS: u64 = 48;
 /// and rendered) and through `Context` (the three must agree), and lists
 /// what the active skill's skill.md references, when-triggers evaluated.
 const GLUE: &str = r#"
+#[allow(clippy::must_use_candidate, clippy::missing_panics_doc, clippy::redundant_closure_for_method_calls)]
 pub mod MODULE_glue {
     use super::MODULE as agent;
 

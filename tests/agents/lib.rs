@@ -1,6 +1,9 @@
 //! Whole random agents, compiled four ways each (see build.rs); the test
 //! in `whole_agents.rs` compares them with the interpreter.
+//! Generated code must meet clippy's pedantic lints too (CI's `cargo
+//! clippy -D warnings` denies them here), through the macro and build.rs.
 #![deny(warnings)]
+#![deny(clippy::pedantic)]
 #![allow(missing_docs)]
 
 use utter::{Context, SkillResponses};

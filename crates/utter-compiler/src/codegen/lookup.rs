@@ -120,11 +120,13 @@ pub fn common_items(
             pub const COUNT: usize = #count;
 
             /// The response name as written in `responses.yml`.
+            #[must_use]
             pub const fn name(self) -> &'static str {
                 #name_body
             }
 
             /// The response name as written in `responses.yml` ([`Self::name`]).
+            #[must_use]
             pub const fn as_str(self) -> &'static str {
                 self.name()
             }
@@ -132,18 +134,21 @@ pub fn common_items(
             /// Whether the response comes from the bundled defaults (the
             /// packaged system responses and default skills) and not from
             /// the project's own files.
+            #[must_use]
             pub const fn is_bundled(self) -> bool {
                 __utter_compiled::BUNDLED[self.index()]
             }
 
             /// The response's index in [`Response::ALL`].
             #[doc(hidden)]
+            #[must_use]
             pub const fn index(self) -> usize {
                 #index_body
             }
 
             /// The response called `name`, if the agent defines it.
             #[inline]
+            #[must_use]
             pub fn from_name(name: &str) -> ::core::option::Option<Response> {
                 #from_name_body
             }
@@ -157,6 +162,7 @@ pub fn common_items(
 
         /// Empty typed memory for this agent (every entry unset).
         #[allow(dead_code)]
+        #[must_use]
         pub fn memory() -> Memory {
             Memory::new()
         }
@@ -165,6 +171,7 @@ pub fn common_items(
         /// name itself (fail closed, never rephrased).
         #[allow(dead_code)]
         #[inline]
+        #[must_use]
         pub fn deliver_name<'n>(name: &'n str, ctx: &::utter::Context<'_>) -> ::utter::Delivery<'n> {
             match Response::from_name(name) {
                 ::core::option::Option::Some(response) => deliver(response, ctx),

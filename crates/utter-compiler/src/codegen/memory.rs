@@ -133,8 +133,9 @@ fn field_read(decl: &MemoryDecl, names: &TypedNames, id: usize) -> TokenStream {
     let path = field_path(decl, names, id);
     let access = quote!(self.#path);
     match (decl.ty, &names.entries[id].enum_name) {
-        (EntryType::Categorical, Some(_)) => {
-            quote!(::utter::__private::categorical(#access.map(|value| value.as_str())))
+        (EntryType::Categorical, Some(name)) => {
+            let name = ident(name);
+            quote!(::utter::__private::categorical(#access.map(#name::as_str)))
         }
         (EntryType::Text | EntryType::Categorical, _) => quote!(::utter::__private::text(&#access)),
         (EntryType::Int, _) => quote!(::utter::__private::int(&#access)),
@@ -193,6 +194,7 @@ fn categorical_enum(decl: &MemoryDecl, name: &str, variants: &[String]) -> Token
         #[allow(dead_code)]
         impl #name {
             /// The value as written in `enum_values`.
+            #[must_use]
             pub const fn as_str(self) -> &'static str {
                 match self { #( #name::#idents => #values, )* }
             }
@@ -201,6 +203,7 @@ fn categorical_enum(decl: &MemoryDecl, name: &str, variants: &[String]) -> Token
             pub const ALL: &'static [#name] = &[#(#name::#idents),*];
 
             /// Every value, in declared order ([`Self::ALL`]).
+            #[must_use]
             pub const fn all() -> &'static [#name] {
                 Self::ALL
             }
@@ -361,8 +364,9 @@ pub fn typed_memory(decls: &[MemoryDecl]) -> TokenStream {
         #[allow(dead_code, clippy::match_single_binding)]
         impl Memory {
             /// Empty memory: every entry unset.
+            #[must_use]
             pub fn new() -> Self {
-                ::core::default::Default::default()
+                <Self as ::core::default::Default>::default()
             }
 
             /// Sets `namespace.name` from a dynamic value (JSON from an
@@ -370,6 +374,11 @@ pub fn typed_memory(decls: &[MemoryDecl]) -> TokenStream {
             /// undeclared entry or a value of another type is an error and
             /// nothing is stored. `None` unsets the entry; an int written to
             /// a `float` entry is stored as that float.
+            ///
+            /// # Errors
+            ///
+            /// [`::utter::SetError`] when no memory.yml declares the entry,
+            /// or the value does not fit its declared type.
             pub fn set(
                 &mut self,
                 namespace: &str,
@@ -385,7 +394,11 @@ pub fn typed_memory(decls: &[MemoryDecl]) -> TokenStream {
                 ::core::result::Result::Ok(())
             }
 
-            /// Unsets `namespace.name`; an undeclared entry is an error.
+            /// Unsets `namespace.name`.
+            ///
+            /// # Errors
+            ///
+            /// [`::utter::SetError`] when no memory.yml declares the entry.
             pub fn unset(&mut self, namespace: &str, name: &str) -> ::core::result::Result<(), ::utter::SetError> {
                 match ::utter::find_entry(&ENTRIES, namespace, name)?.id {
                     #(#clears,)*
@@ -396,11 +409,14 @@ pub fn typed_memory(decls: &[MemoryDecl]) -> TokenStream {
 
             /// The view of this memory while `skill` is active (`None`: the
             /// project-root view). Deliver typed responses through it.
+            #[must_use]
             pub fn view(&self, skill: impl ::core::convert::Into<::core::option::Option<Skill>>) -> View<'_> {
                 View { memory: self, skill: skill.into() }
             }
 
             /// The value of entry `id`, whatever the view.
+            // Measured: a typed read must fold to one field access.
+            #[allow(clippy::inline_always)]
             #[inline(always)]
             fn slot(&self, id: usize) -> ::utter::ValueRef<'_> {
                 match id {
@@ -434,12 +450,14 @@ pub fn typed_memory(decls: &[MemoryDecl]) -> TokenStream {
         #[allow(dead_code)]
         impl<'m> View<'m> {
             /// The active skill.
+            #[must_use]
             pub fn skill(&self) -> ::core::option::Option<Skill> {
                 self.skill
             }
 
             /// The same view as a [`::utter::Context`] (for `when:` triggers and
             /// code written against any memory).
+            #[must_use]
             pub fn context(&self) -> ::utter::Context<'m> {
                 match self.skill {
                     ::core::option::Option::Some(skill) => ::utter::Context::for_skill(self.memory, skill),
@@ -449,6 +467,7 @@ pub fn typed_memory(decls: &[MemoryDecl]) -> TokenStream {
 
             /// Delivers `response` (one allocation when the text is interpolated).
             #[inline]
+            #[must_use]
             pub fn deliver(&self, response: Response) -> ::utter::Delivery<'static> {
                 __utter_compiled::deliver_view(response.index(), self)
             }
@@ -456,6 +475,7 @@ pub fn typed_memory(decls: &[MemoryDecl]) -> TokenStream {
             /// Selects `response` without rendering it: `Display` (or
             /// `write_to`) writes the text into your buffer, allocation-free.
             #[inline]
+            #[must_use]
             pub fn render(&self, response: Response) -> ::utter::Rendered<'_, Self> {
                 __utter_compiled::rendered_view(response.index(), self)
             }
@@ -468,12 +488,16 @@ pub fn typed_memory(decls: &[MemoryDecl]) -> TokenStream {
             }
 
             // Always inlined: the entry is a constant where compiled code
-            // reads it, so the match folds to the one field read.
+            // reads it, so the match folds to the one field read (measured).
+            // Arms alike per visibility, as the entries are.
+            #[allow(clippy::inline_always, clippy::match_same_arms)]
             #[inline(always)]
             fn value<S: ::core::convert::AsRef<str>, V>(&self, entry: &::utter::Entry<S, V>) -> ::utter::ValueRef<'_> {
                 #value_body
             }
 
+            // Measured: a typed read must fold to one field access.
+            #[allow(clippy::inline_always)]
             #[inline(always)]
             fn holds_value(&self, entry: &::utter::Entry, index: usize) -> bool {
                 #holds_body

@@ -49,7 +49,25 @@ fn float(f: f64) -> TokenStream {
 fn compiled_module(items: TokenStream) -> TokenStream {
     quote! {
         #[doc(hidden)]
-        #[allow(dead_code, unused_imports, unused_variables, clippy::all)]
+        // Only what generated code does on purpose: conditions as written
+        // (`!(a == b)`, `Ok(x?)`, a literal's digits, the same test twice),
+        // one writer per variant (`Result` even when it cannot fail, arms
+        // alike), one selection `fn` per response however long. Clippy's
+        // other lints, pedantic ones included, apply.
+        #[allow(
+            dead_code,
+            unused_imports,
+            unused_variables,
+            clippy::needless_question_mark,
+            clippy::nonminimal_bool,
+            clippy::unnecessary_wraps,
+            clippy::match_same_arms,
+            clippy::too_many_lines,
+            clippy::redundant_closure_for_method_calls,
+            clippy::if_not_else,
+            clippy::unreadable_literal,
+            clippy::same_functions_in_if_condition
+        )]
         mod __utter_compiled {
             use ::core::option::Option::{self, None, Some};
             use ::core::result::Result::Ok;
@@ -163,6 +181,7 @@ pub fn generate_with(registry: &Registry, strategy: Strategy) -> TokenStream {
         /// that holds, else the default, interpolated from `ctx`.
         #[allow(dead_code)]
         #[inline]
+        #[must_use]
         pub fn deliver(response: Response, ctx: &::utter::Context<'_>) -> ::utter::Delivery<'static> {
             __utter_compiled::deliver(response.index(), ctx)
         }
@@ -221,6 +240,7 @@ pub fn skeleton(checked: &Checked) -> TokenStream {
 
         /// Delivers `response` (this project has errors: nothing is compiled).
         #[allow(dead_code)]
+        #[must_use]
         pub fn deliver(response: Response, _ctx: &::utter::Context<'_>) -> ::utter::Delivery<'static> {
             ::utter::Delivery::fallback(response.name())
         }

@@ -115,16 +115,19 @@ pub fn skill_items(
             pub const ALL: &'static [Skill] = &[#(Skill::#variants),*];
 
             /// The skill id: its folder name, and its memory namespace.
+            #[must_use]
             pub const fn id(self) -> &'static str {
                 match self { #(#id_arms,)* }
             }
 
             /// The skill id ([`Self::id`]).
+            #[must_use]
             pub const fn as_str(self) -> &'static str {
                 self.id()
             }
 
             /// The skill with folder name `id`.
+            #[must_use]
             pub fn from_id(id: &str) -> ::core::option::Option<Skill> {
                 match id {
                     #( #ids => ::core::option::Option::Some(Skill::#variants), )*
@@ -134,6 +137,8 @@ pub fn skill_items(
 
             /// The responses this skill's skill.md references: `utter:`
             /// triggers, tool constraints and ordered-block steps.
+            #[must_use]
+            #[allow(clippy::too_many_lines)]
             pub fn responses(self) -> &'static ::utter::SkillResponses<Response> {
                 // Local to this fn: no name of the user's module can meet it.
                 static TABLE: [::utter::SkillResponses<Response>; #count] = [#(#tables),*];
