@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Differential conformance test against the reference engine, rasa-pro 3.21.0.
 # Installs it (about 3 minutes and 1.3 GB, once) into a throwaway venv, builds
-# the `utter` binary, and compares findings and deliveries on generated
-# projects plus the example and the reference-rules fixture.
+# the `utter` binary, compares the bundled layer, the real agents rasa-pro
+# ships (validation, deliveries, and compiling them), every witness of the
+# variant analysis, then findings and deliveries on generated projects plus
+# the example and the reference-rules fixture.
 #   conformance/run.sh                  # 5,000 delivery cases, seed 1
 #   conformance/run.sh --cases 20000 --seed 7 --keep /tmp/disagreements
 # Not part of `cargo test`: it needs the network for PyPI and minutes.
@@ -22,6 +24,10 @@ fi
 cargo build --quiet --release --manifest-path "$root/Cargo.toml" -p utter-cli
 target="$(cargo metadata --format-version 1 --no-deps --manifest-path "$root/Cargo.toml" \
     | "$venv/bin/python" -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')"
+# The real agents rasa-pro ships: validation and deliveries compared, and
+# both compiled through the macro and build.rs.
+"$venv/bin/python" "$here/real_agents.py" --utter "$target/release/utter"
+bash "$here/compile_real_agents.sh" "$venv/bin/python"
 # Every witness of the variant analysis, delivered by the reference too.
 "$venv/bin/python" "$here/witnesses.py" --utter "$target/release/utter" \
     "$root/tests/fixtures/analysis-agent" "$root/examples/card-agent" "$root/tests/fixtures/typed-agent"

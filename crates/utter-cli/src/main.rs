@@ -106,6 +106,15 @@ enum Command {
         #[arg(long, value_enum, default_value_t = RenderFormat::Text)]
         format: RenderFormat,
     },
+    /// Deliver many responses in one process (for conformance scripts): one
+    /// JSON request per line on stdin, `{"response": .., "skill": ..,
+    /// "memory": {..}}`, one JSON answer per line on stdout (`text`,
+    /// `variant`, `rephrase`, `fallback`, or `error`).
+    #[command(hide = true)]
+    DeliverBatch {
+        /// The agent folder.
+        agent_dir: PathBuf,
+    },
     /// Write the agent's wording for review: every response and variant, a
     /// memory that delivers it and the exact text; `--check` fails when the
     /// wording no longer matches the file (for CI).
@@ -252,6 +261,7 @@ fn run(command: Command, color: bool) -> Result<ExitCode, Fatal> {
             });
             cmd_check(&agent_dir, format, deny_warnings, color)
         }
+        Command::DeliverBatch { agent_dir } => cmd_deliver_batch(&agent_dir, color),
         Command::Snapshot {
             agent_dir,
             out,
@@ -430,6 +440,61 @@ fn read_memory_text(path: &Path) -> Result<String, Fatal> {
             "memory `{label}` is not UTF-8 (at byte {}); save it as UTF-8",
             e.utf8_error().valid_up_to()
         ))
+    })
+}
+
+fn cmd_deliver_batch(dir: &Path, color: bool) -> Result<ExitCode, Fatal> {
+    use std::io::BufRead as _;
+    let Some(registry) = registry_or_errors(dir, "delivered", color)? else {
+        return Ok(ExitCode::from(1));
+    };
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let limit = utter_compiler::load::project::MAX_FILE_BYTES;
+    for line in std::io::stdin().lock().lines() {
+        let line = line.map_err(|e| Fatal(format!("reading the requests: {e}")))?;
+        if line.len() as u64 > limit {
+            return Err(Fatal(format!("a request of more than {limit} bytes")));
+        }
+        let answer = deliver_request(&registry, &line);
+        writeln!(out, "{answer}")?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// One `deliver-batch` request answered.
+fn deliver_request(registry: &Registry, line: &str) -> serde_json::Value {
+    let request: serde_json::Value = match serde_json::from_str(line) {
+        Ok(r) => r,
+        Err(e) => return serde_json::json!({"error": format!("not a JSON request: {e}")}),
+    };
+    let response = request["response"].as_str().unwrap_or_default();
+    let skill = request["skill"].as_str();
+    let assignments = match utter::json::memory_assignments_from(request["memory"].clone()) {
+        Ok(a) => a,
+        Err(e) => return serde_json::json!({"error": format!("memory: {e}")}),
+    };
+    let mut memory = SlotMemory::new(&registry.entries);
+    let mut refused = Vec::new();
+    for a in assignments {
+        if let Err(e) = memory.set(&a.namespace, &a.entry, a.value) {
+            refused.push(e.to_string());
+        }
+    }
+    let ctx = match skill {
+        Some(s) => match Context::for_skill_id(&memory, s, &registry.skills) {
+            Ok(ctx) => ctx,
+            Err(e) => return serde_json::json!({"error": e.to_string()}),
+        },
+        None => Context::new(&memory),
+    };
+    let d = registry.deliver(response, &ctx);
+    serde_json::json!({
+        "text": d.text,
+        "variant": d.variant,
+        "rephrase": d.rephrase,
+        "fallback": d.fallback,
+        "refused": refused,
     })
 }
 
