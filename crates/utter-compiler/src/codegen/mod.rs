@@ -50,7 +50,8 @@ fn compiled_module(items: TokenStream) -> TokenStream {
     quote! {
         #[doc(hidden)]
         // Only what generated code does on purpose: conditions as written
-        // (`!(a == b)`, `Ok(x?)`, a literal's digits, the same test twice),
+        // (`!(a == b)`, `Ok(x?)`, `x and False or True`, `a > a`, a literal's
+        // digits, the same test twice, a chained comparison as a block),
         // one writer per variant (`Result` even when it cannot fail, arms
         // alike), one selection `fn` per response however long. Clippy's
         // other lints, pedantic ones included, apply.
@@ -66,7 +67,11 @@ fn compiled_module(items: TokenStream) -> TokenStream {
             clippy::redundant_closure_for_method_calls,
             clippy::if_not_else,
             clippy::unreadable_literal,
-            clippy::same_functions_in_if_condition
+            clippy::same_functions_in_if_condition,
+            clippy::overly_complex_bool_expr,
+            clippy::eq_op,
+            clippy::ifs_same_cond,
+            clippy::blocks_in_conditions
         )]
         mod __utter_compiled {
             use ::core::option::Option::{self, None, Some};
