@@ -47,12 +47,20 @@ def memory(path):
     return out
 
 
-def layer(root, system_file):
+def layer(root, system_file, maestro=False):
     skills = {}
     for skill in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith("_")):
-        if skill.name == "system":
+        if skill.name in ("system", "maestro"):
             continue
-        skills[skill.name] = (responses(skill / "responses.yml"), memory(skill / "memory.yml"))
+        if maestro and skill.name == "default_silence_timeout_hangup":
+            continue  # not in the Maestro (3.20.x) layer
+        own = root / "maestro" / skill.name / "responses.yml"
+        source = own if maestro and own.exists() else skill / "responses.yml"
+        skills[skill.name] = (responses(source), memory(skill / "memory.yml"))
+    if maestro:
+        for skill in sorted((root / "maestro").iterdir()):
+            if skill.name not in skills and skill.name != "system":
+                skills[skill.name] = (responses(skill / "responses.yml"), {})
     return skills, responses(system_file)
 
 
@@ -61,13 +69,15 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--reference", type=Path, help="rasa/mantle/default_skills of the installed reference")
     parser.add_argument("--utter", type=Path, default=here.parent / "crates/utter-compiler/bundled")
+    parser.add_argument("--maestro", action="store_true", help="compare utter's Maestro layer (with --reference: 3.20.5's default_skills)")
     args = parser.parse_args()
     if args.reference is None:
         import rasa.mantle.default_skills as d
 
         args.reference = Path(d.__file__).parent
     ref_skills, ref_system = layer(args.reference, args.reference / "default_responses.yml")
-    our_skills, our_system = layer(args.utter, args.utter / "system/responses.yml")
+    system = args.utter / ("maestro/system/responses.yml" if args.maestro else "system/responses.yml")
+    our_skills, our_system = layer(args.utter, system, args.maestro)
     problems = []
     for skill in sorted(set(ref_skills) | set(our_skills)):
         if skill not in our_skills:

@@ -21,6 +21,12 @@ fi
 # The bundled layer is 3.21.0's, structurally (names, conditions, rephrase
 # flags, memory entries and types; wording is ours).
 "$venv/bin/python" "$here/bundled_layer.py"
+# The Maestro dialect's layer is 3.20.5's (the wheel is only unpacked, not installed).
+old_wheel="$(mktemp -d)"
+"$venv/bin/pip" download -q --no-deps -d "$old_wheel" "rasa-pro==3.20.5"
+(cd "$old_wheel" && unzip -q ./*.whl 'rasa/mantle/default_skills/*')
+"$venv/bin/python" "$here/bundled_layer.py" --maestro --reference "$old_wheel/rasa/mantle/default_skills"
+rm -rf "$old_wheel"
 cargo build --quiet --release --manifest-path "$root/Cargo.toml" -p utter-cli
 target="$(cargo metadata --format-version 1 --no-deps --manifest-path "$root/Cargo.toml" \
     | "$venv/bin/python" -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')"

@@ -34,6 +34,7 @@ use std::path::{Path, PathBuf};
 use utter_compiler::diagnostics::escape::escape;
 use utter_compiler::{Checked, ProjectFiles, check, codegen, lower};
 
+pub use utter_compiler::bundled::Dialect;
 pub use utter_compiler::codegen::{COMPACT_ABOVE, Strategy};
 
 /// Compiles the agent folder `dir` (relative to `CARGO_MANIFEST_DIR`) into
@@ -50,6 +51,7 @@ pub struct Builder {
     out_file: String,
     without_bundled_defaults: bool,
     strategy: Strategy,
+    dialect: Dialect,
 }
 
 /// Why a compilation produced no code.
@@ -97,6 +99,7 @@ impl Builder {
             out_file: "responses.rs".to_owned(),
             without_bundled_defaults: false,
             strategy: Strategy::Auto,
+            dialect: Dialect::Mantle,
         }
     }
 
@@ -105,6 +108,13 @@ impl Builder {
     /// default: compact above [`COMPACT_ABOVE`] responses).
     pub fn strategy(mut self, strategy: Strategy) -> Self {
         self.strategy = strategy;
+        self
+    }
+
+    /// The flavour of the format: Mantle (the default) or Maestro (the first
+    /// entry of each response is delivered; a `condition` is an error).
+    pub fn dialect(mut self, dialect: Dialect) -> Self {
+        self.dialect = dialect;
         self
     }
 
@@ -151,6 +161,7 @@ impl Builder {
         let write_err = |e: io::Error| Error::Write(out_path.to_path_buf(), e);
         let mut files = ProjectFiles::read(dir).map_err(Error::Read)?;
         files.without_bundled_defaults = self.without_bundled_defaults;
+        files.dialect = self.dialect;
         // Folders too (cargo watches a folder's whole tree), so that a new
         // skill folder or file is noticed; only paths that exist, each once.
         let mut tracked = std::collections::BTreeSet::new();

@@ -38,9 +38,23 @@ struct Cli {
     /// When to colour the output: `auto` colours a terminal unless NO_COLOR is set.
     #[arg(long, value_enum, global = true, default_value_t = ColorChoice::Auto)]
     color: ColorChoice,
+    /// The flavour of the format: `mantle` (conditional variants, rasa-pro
+    /// 3.21.0's bundled skills) or `maestro` (the first entry is delivered;
+    /// the bundled `default_session_start` greets with `utter_greet`).
+    #[arg(long, value_enum, global = true, default_value_t = DialectArg::Mantle)]
+    dialect: DialectArg,
     #[command(subcommand)]
     command: Command,
 }
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum DialectArg {
+    Mantle,
+    Maestro,
+}
+
+/// The dialect of this run (a process-wide setting of the command line).
+static DIALECT: std::sync::OnceLock<utter_compiler::bundled::Dialect> = std::sync::OnceLock::new();
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum ColorChoice {
@@ -213,6 +227,10 @@ impl<E: std::fmt::Display> From<E> for Fatal {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let _ = DIALECT.set(match cli.dialect {
+        DialectArg::Mantle => utter_compiler::bundled::Dialect::Mantle,
+        DialectArg::Maestro => utter_compiler::bundled::Dialect::Maestro,
+    });
     let color = match cli.color {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
@@ -313,7 +331,8 @@ fn run(command: Command, color: bool) -> Result<ExitCode, Fatal> {
 }
 
 fn load(dir: &Path) -> Result<Checked, Fatal> {
-    let files = ProjectFiles::read(dir)?;
+    let mut files = ProjectFiles::read(dir)?;
+    files.dialect = DIALECT.get().copied().unwrap_or_default();
     Ok(check(&files))
 }
 

@@ -34,7 +34,70 @@ macro_rules! skill {
     };
 }
 
-/// Sorted by id: the order they are merged in.
+/// Which flavour of the format an agent is written in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Dialect {
+    /// Rasa Mantle (rasa-pro 3.21.0): conditional variants, and 3.21.0's
+    /// bundled layer.
+    #[default]
+    Mantle,
+    /// Rasa Maestro: the first entry of a response's list is delivered (no
+    /// conditional variants), and the older bundled layer (rasa-pro 3.20.5's),
+    /// whose `default_session_start` greets with `utter_greet` and whose
+    /// `default_completed` also asks `utter_ask_how_to_help`.
+    Maestro,
+}
+
+impl Dialect {
+    /// The bundled default skills of this dialect, sorted by id.
+    pub fn skills(self) -> &'static [BundledSkill] {
+        match self {
+            Dialect::Mantle => SKILLS,
+            Dialect::Maestro => MAESTRO_SKILLS,
+        }
+    }
+
+    /// The packaged system responses of this dialect.
+    pub fn system_responses(self) -> &'static str {
+        match self {
+            Dialect::Mantle => SYSTEM_RESPONSES,
+            Dialect::Maestro => include_str!("../bundled/maestro/system/responses.yml"),
+        }
+    }
+
+    /// `mantle` or `maestro`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Dialect::Mantle => "mantle",
+            Dialect::Maestro => "maestro",
+        }
+    }
+}
+
+/// The Maestro layer (rasa-pro 3.20.5's ids, names, memory and flags; our
+/// wording): no `default_silence_timeout_hangup`.
+pub const MAESTRO_SKILLS: &[BundledSkill] = &[
+    BundledSkill {
+        id: "default_completed",
+        responses: Some(include_str!(
+            "../bundled/maestro/default_completed/responses.yml"
+        )),
+        memory: Some(include_str!("../bundled/default_completed/memory.yml")),
+    },
+    skill!("default_continue_interrupted", responses, memory),
+    skill!("default_customer_satisfaction", responses, memory),
+    BundledSkill {
+        id: "default_session_start",
+        responses: Some(include_str!(
+            "../bundled/maestro/default_session_start/responses.yml"
+        )),
+        memory: None,
+    },
+    skill!("default_silence_timeout", responses),
+    skill!("default_unsupported_request_handler", responses, memory),
+];
+
+/// Sorted by id: the order they are merged in (the Mantle layer).
 pub const SKILLS: &[BundledSkill] = &[
     skill!("default_completed", responses, memory),
     skill!("default_continue_interrupted", responses, memory),

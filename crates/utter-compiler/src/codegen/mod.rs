@@ -368,6 +368,7 @@ pub fn include_responses(input: TokenStream) -> TokenStream {
         literal,
         options,
         without_bundled_defaults,
+        dialect,
     } = match syn::parse2(input) {
         Ok(input) => input,
         // A bad option says what is wrong with it.
@@ -417,6 +418,7 @@ pub fn include_responses(input: TokenStream) -> TokenStream {
         }
     };
     files.without_bundled_defaults = without_bundled_defaults;
+    files.dialect = dialect;
     let checked = crate::validate::check(&files);
     // Every file read: editing any of them rebuilds the crate.
     let read: Vec<std::path::PathBuf> = files.files.keys().map(|label| dir.join(label)).collect();
@@ -435,11 +437,12 @@ pub fn include_responses(input: TokenStream) -> TokenStream {
 }
 
 /// `"agent"`, then options: `deny_warnings`, `without_bundled_defaults`,
-/// `compact` or `straight_line`.
+/// `compact` or `straight_line`, `maestro` or `mantle`.
 struct MacroInput {
     literal: syn::LitStr,
     options: ExpandOptions,
     without_bundled_defaults: bool,
+    dialect: crate::bundled::Dialect,
 }
 
 impl syn::parse::Parse for MacroInput {
@@ -447,6 +450,7 @@ impl syn::parse::Parse for MacroInput {
         let literal = input.parse()?;
         let mut options = ExpandOptions::default();
         let mut without_bundled_defaults = false;
+        let mut dialect = crate::bundled::Dialect::Mantle;
         while input.parse::<Option<syn::Token![,]>>()?.is_some() && !input.is_empty() {
             let option: syn::Ident = input.parse()?;
             let strategy = if option == "deny_warnings" {
@@ -454,6 +458,12 @@ impl syn::parse::Parse for MacroInput {
                 None
             } else if option == "without_bundled_defaults" {
                 without_bundled_defaults = true;
+                None
+            } else if option == "maestro" {
+                dialect = crate::bundled::Dialect::Maestro;
+                None
+            } else if option == "mantle" {
+                dialect = crate::bundled::Dialect::Mantle;
                 None
             } else if option == "compact" {
                 Some(Strategy::Compact)
@@ -471,7 +481,7 @@ impl syn::parse::Parse for MacroInput {
                 return Err(syn::Error::new(
                     option.span(),
                     format!(
-                        "unknown option `{option}` (expected `deny_warnings`, `without_bundled_defaults`, `compact` or `straight_line`){near}"
+                        "unknown option `{option}` (expected `deny_warnings`, `without_bundled_defaults`, `compact` or `straight_line`, `maestro` or `mantle`){near}"
                     ),
                 ));
             };
@@ -492,6 +502,7 @@ impl syn::parse::Parse for MacroInput {
             literal,
             options,
             without_bundled_defaults,
+            dialect,
         })
     }
 }

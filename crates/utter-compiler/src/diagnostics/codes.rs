@@ -62,6 +62,7 @@ pub const TYPE_MISMATCH: &str = "utter.validation.condition.type_mismatch";
 pub const NEVER_EQUAL: &str = "utter.validation.condition.never_equal";
 pub const NEVER_TRUE: &str = "utter.validation.condition.never_true";
 pub const PLACEHOLDER_REPR: &str = "utter.validation.placeholder.renders_repr";
+pub const MAESTRO_CONDITION: &str = "utter.maestro.conditional_variant";
 pub const UNREACHABLE_VARIANT: &str = "utter.analysis.unreachable_variant";
 pub const UNREACHABLE_DEFAULT: &str = "utter.analysis.unreachable_default";
 pub const NO_CONDITIONED_VARIANT: &str = "utter.analysis.no_conditioned_variant_delivered";
@@ -247,6 +248,10 @@ pub const ALL: &[(&str, &str)] = &[
     (
         PLACEHOLDER_REPR,
         "A placeholder of a list or json entry is delivered as Python writes the value.",
+    ),
+    (
+        MAESTRO_CONDITION,
+        "A variant of a Maestro agent has a `condition`: Maestro delivers the first entry of each response.",
     ),
     (
         UNREACHABLE_VARIANT,

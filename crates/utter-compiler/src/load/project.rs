@@ -34,6 +34,8 @@ pub struct ProjectFiles {
     /// Check and compile without the bundled defaults (the packaged system
     /// responses and the default skills), for agents that use neither.
     pub without_bundled_defaults: bool,
+    /// The flavour of the format (Mantle unless chosen).
+    pub dialect: crate::bundled::Dialect,
 }
 
 /// Why a path in the agent folder was not read.

@@ -83,12 +83,30 @@ impl Checked {
     }
 }
 
+/// In a Maestro agent the first entry of a response is delivered: a
+/// `condition` would be silently ignored there, so each one is an error.
+fn report_maestro_conditions(cx: &mut FileCx<'_>, raw: &load_responses::RawResponse) {
+    for variant in &raw.variants {
+        if let load_responses::ConditionField::Text { node, .. } = &variant.condition {
+            cx.report_in(
+                codes::MAESTRO_CONDITION,
+                Severity::Error,
+                node.span.clone(),
+                &raw.name,
+                Some(variant.index),
+                "has a `condition`, but a Maestro agent delivers the first entry of each response: conditional variants are a Mantle feature",
+            );
+            cx.help("remove the condition (and order the entries so the first is the one to deliver), or check the agent as Mantle (`--dialect mantle`)");
+        }
+    }
+}
+
 /// The bundled default skills the project is checked with.
 fn bundled_skills(files: &ProjectFiles) -> &'static [bundled::BundledSkill] {
     if files.without_bundled_defaults {
         &[]
     } else {
-        bundled::SKILLS
+        files.dialect.skills()
     }
 }
 
@@ -106,7 +124,7 @@ fn units(files: &ProjectFiles) -> Vec<Unit<'_>> {
         scope: Scope::Root,
         responses: Some((
             bundled::label("system", "responses.yml"),
-            bundled::SYSTEM_RESPONSES.as_bytes(),
+            files.dialect.system_responses().as_bytes(),
         )),
         memory: None,
         bundled: true,
@@ -438,6 +456,9 @@ pub fn check(files: &ProjectFiles) -> Checked {
         };
         let raws = load_responses::walk(&mut cx, root.as_ref());
         for raw in raws {
+            if files.dialect == bundled::Dialect::Maestro && !unit.bundled {
+                report_maestro_conditions(&mut cx, &raw);
+            }
             let conditions = validate_response(&mut cx, &schema, &unit.scope, &raw);
             if !raw.well_formed {
                 unusable.insert(raw.name.clone());

@@ -1,0 +1,94 @@
+//! The Maestro dialect: the first entry of each response is delivered, a
+//! `condition` is a finding, and the bundled `default_session_start` greets
+//! with `utter_greet`, which a project may deliver and override.
+
+use utter_compiler::bundled::Dialect;
+use utter_compiler::{ProjectFiles, check, codes};
+
+mod maestro_agent {
+    utter::include_responses!("../examples/maestro-agent", maestro);
+}
+
+fn example(dialect: Dialect) -> utter_compiler::Checked {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/maestro-agent");
+    let mut files = ProjectFiles::read(&dir).expect("the example reads");
+    files.dialect = dialect;
+    check(&files)
+}
+
+#[test]
+fn the_maestro_example_checks_clean_compiles_and_delivers() {
+    assert!(
+        example(Dialect::Maestro).findings.is_empty(),
+        "{:?}",
+        example(Dialect::Maestro).findings
+    );
+    use maestro_agent::{Memory, Response, Skill};
+    let mut memory = Memory::new();
+    memory.order_status.order_id = Some("A-17".into());
+    memory.order_status.status = Some(maestro_agent::Status::Shipped);
+    memory.project.customer_name = Some("Ada".into());
+    let view = memory.view(Skill::OrderStatus);
+    assert_eq!(
+        view.deliver(Response::UtterOrderStatus).text,
+        "Order A-17 is shipped."
+    );
+    assert_eq!(
+        view.deliver(Response::UtterGoodbye).text,
+        "Thanks for calling, Ada. Goodbye!"
+    );
+    // The bundled greeting, delivered by the skill's `on: activate` trigger.
+    let greet = view.deliver(Response::UtterGreet);
+    assert!(greet.rephrase && !greet.fallback, "{greet:?}");
+    assert_eq!(
+        Skill::OrderStatus.responses().on_activate,
+        [Response::UtterGreet]
+    );
+    assert!(Response::UtterGreet.is_bundled() && Response::UtterAskHowToHelp.is_bundled());
+}
+
+/// Under Mantle the same agent reports what Mantle would: 3.21.0's bundled
+/// layer has no `utter_greet`.
+#[test]
+fn the_same_agent_under_mantle_misses_utter_greet() {
+    let checked = example(Dialect::Mantle);
+    let found: Vec<(&str, Option<&str>)> = checked
+        .findings
+        .iter()
+        .map(|f| (f.code, f.response.as_deref()))
+        .collect();
+    assert_eq!(
+        found,
+        [(codes::TRIGGER_UNKNOWN_RESPONSE, Some("utter_greet"))]
+    );
+}
+
+#[test]
+fn a_condition_in_a_maestro_agent_is_an_error_with_the_fix() {
+    let mut files = ProjectFiles::from_files([(
+        "responses.yml".to_owned(),
+        b"responses:\n  utter_greet:\n    - text: Hi VIP\n      condition: session.project.vip\n    - text: Hi\n".to_vec(),
+    ), ("memory.yml".to_owned(), b"vip: {type: bool}\n".to_vec())]);
+    files.dialect = Dialect::Maestro;
+    let checked = check(&files);
+    let found: Vec<(&str, Option<usize>)> = checked
+        .findings
+        .iter()
+        .map(|f| (f.code, f.variant))
+        .collect();
+    assert_eq!(
+        found,
+        [(codes::MAESTRO_CONDITION, Some(0))],
+        "{:?}",
+        checked.findings
+    );
+    assert!(
+        checked.findings[0]
+            .help
+            .as_deref()
+            .is_some_and(|h| h.contains("--dialect mantle"))
+    );
+    // The project's `utter_greet` overrides the bundled one.
+    files.dialect = Dialect::Mantle;
+    assert!(check(&files).findings.is_empty());
+}
