@@ -4,9 +4,7 @@
 
 use utter::{Context, Delivery, Entry, MapMemory, SlotMemory, Value};
 use utter_compiler::codegen::Strategy;
-use utter_synth::{
-    Rng, SynthValue, random_project, random_typed_project, random_typed_value, random_value,
-};
+use utter_synth::{Rng, random_project, random_typed_project, random_typed_value, random_value};
 use utter_tests::registry;
 
 /// One compiled synthetic registry.
@@ -36,18 +34,6 @@ include!(concat!(env!("OUT_DIR"), "/synth_registries.rs"));
 
 /// Memories tried per registry.
 const MEMORIES: usize = 60;
-
-fn to_value(v: &SynthValue) -> Option<Value> {
-    Some(match v {
-        SynthValue::Unset => return None,
-        SynthValue::None => Value::None,
-        SynthValue::Bool(b) => Value::Bool(*b),
-        SynthValue::Int(i) => Value::Int(*i),
-        SynthValue::Float(f) => Value::Float(*f),
-        SynthValue::Str(s) => Value::from(*s),
-        SynthValue::List(items) => Value::List(items.iter().filter_map(to_value).collect()),
-    })
-}
 
 #[test]
 fn generated_selectors_agree_with_the_interpreter() {
@@ -85,7 +71,7 @@ fn generated_selectors_agree_with_the_interpreter() {
             let mut map = MapMemory::new();
             let mut slots = SlotMemory::new(synth.entries);
             for entry in &project.entries {
-                if let Some(value) = to_value(&random_value(&mut rng)) {
+                if let Some(value) = random_value(&mut rng).to_value() {
                     map.set(&entry.namespace, &entry.name, value.clone());
                     slots
                         .set(&entry.namespace, &entry.name, value)
@@ -188,7 +174,7 @@ fn typed_deliveries_agree_with_the_interpreter() {
         for memory_seed in 0..MEMORIES {
             let mut assign = Vec::new();
             for (ns, name, _, ty) in &project.entries {
-                match to_value(&random_typed_value(&mut rng, *ty)) {
+                match random_typed_value(&mut rng, *ty).to_value() {
                     Some(value) => assign.push((ns.clone(), name.clone(), value)),
                     None => continue,
                 }

@@ -10,22 +10,10 @@ use std::collections::BTreeMap;
 use utter::{Context, SlotMemory, Value};
 use utter_agent_tests::{AGENTS, COMPILED, REJECTED, Run};
 use utter_compiler::{ProjectFiles, Registry, check, lower};
-use utter_synth::{Rng, SynthValue, random_agent, random_typed_value};
+use utter_synth::{Rng, random_agent, random_typed_value};
 
 /// Memories tried per compiled module.
 const MEMORIES: usize = 40;
-
-fn to_value(v: &SynthValue) -> Option<Value> {
-    Some(match v {
-        SynthValue::Unset => return None,
-        SynthValue::None => Value::None,
-        SynthValue::Bool(b) => Value::Bool(*b),
-        SynthValue::Int(i) => Value::Int(*i),
-        SynthValue::Float(f) => Value::Float(*f),
-        SynthValue::Str(s) => Value::from(*s),
-        SynthValue::List(items) => Value::List(items.iter().filter_map(to_value).collect()),
-    })
-}
 
 fn registry(seed: u64) -> Registry {
     let agent = random_agent(seed);
@@ -141,7 +129,8 @@ fn every_accepted_agent_compiles_and_delivers_as_the_interpreter() {
                 .entries
                 .iter()
                 .filter_map(|(ns, name, _, ty)| {
-                    to_value(&random_typed_value(&mut rng, *ty))
+                    random_typed_value(&mut rng, *ty)
+                        .to_value()
                         .map(|v| (ns.clone(), name.clone(), v))
                 })
                 .collect();
@@ -213,7 +202,7 @@ fn wide_value(rng: &mut Rng, ty: utter_synth::SynthType) -> Option<Value> {
         SynthType::Categorical => {
             Value::from(*rng.pick(&["a", "b", "c-d", "Self", "None", "Some", "0", "w0_0", "type"]))
         }
-        SynthType::List | SynthType::Any => return to_value(&random_typed_value(rng, ty)),
+        SynthType::List | SynthType::Any => return random_typed_value(rng, ty).to_value(),
     })
 }
 

@@ -145,14 +145,10 @@ pub fn random_agent(seed: u64) -> Agent {
             );
             entries.push((skill.clone(), name.to_owned(), is_public, ty));
         }
-        let mut memory = String::from("schema:\n");
-        if !public.is_empty() {
-            let _ = write!(memory, "  public:\n{public}");
-        }
-        if !private.is_empty() {
-            let _ = write!(memory, "  private:\n{private}");
-        }
-        files.push((format!("skills/{skill}/memory.yml"), memory));
+        files.push((
+            format!("skills/{skill}/memory.yml"),
+            crate::skill_memory(&public, &private),
+        ));
     }
     // Responses: each name defined once, at the root or in one skill.
     let mut response_names = Vec::new();

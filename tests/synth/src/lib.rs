@@ -260,14 +260,10 @@ pub fn random_project(seed: u64) -> SynthProject {
                 public: is_public,
             });
         }
-        let mut memory = String::from("schema:\n");
-        if !public.is_empty() {
-            let _ = write!(memory, "  public:\n{public}");
-        }
-        if !private.is_empty() {
-            let _ = write!(memory, "  private:\n{private}");
-        }
-        files.push((format!("skills/{skill}/memory.yml"), memory));
+        files.push((
+            format!("skills/{skill}/memory.yml"),
+            skill_memory(&public, &private),
+        ));
         files.push((format!("skills/{skill}/skill.md"), SKILL_MD.to_owned()));
     }
 
@@ -513,6 +509,18 @@ fn typed_condition(
     }
 }
 
+/// A skill's memory.yml from the lines of its public and private entries.
+pub(crate) fn skill_memory(public: &str, private: &str) -> String {
+    let mut memory = String::from("schema:\n");
+    if !public.is_empty() {
+        let _ = write!(memory, "  public:\n{public}");
+    }
+    if !private.is_empty() {
+        let _ = write!(memory, "  private:\n{private}");
+    }
+    memory
+}
+
 /// A random, valid agent project whose entries declare types and whose
 /// conditions compare them only as their types allow.
 pub fn random_typed_project(seed: u64) -> TypedProject {
@@ -542,14 +550,10 @@ pub fn random_typed_project(seed: u64) -> TypedProject {
             );
             entries.push((skill.clone(), name.to_owned(), is_public, ty));
         }
-        let mut memory = String::from("schema:\n");
-        if !public.is_empty() {
-            let _ = write!(memory, "  public:\n{public}");
-        }
-        if !private.is_empty() {
-            let _ = write!(memory, "  private:\n{private}");
-        }
-        files.push((format!("skills/{skill}/memory.yml"), memory));
+        files.push((
+            format!("skills/{skill}/memory.yml"),
+            skill_memory(&public, &private),
+        ));
         files.push((format!("skills/{skill}/skill.md"), SKILL_MD.to_owned()));
     }
     let mut response_names = Vec::new();
@@ -643,6 +647,24 @@ pub enum SynthValue {
     Float(f64),
     Str(&'static str),
     List(Vec<SynthValue>),
+}
+
+impl SynthValue {
+    /// The memory value, or `None` for unset.
+    pub fn to_value(&self) -> Option<utter::Value> {
+        use utter::Value;
+        Some(match self {
+            SynthValue::Unset => return None,
+            SynthValue::None => Value::None,
+            SynthValue::Bool(b) => Value::Bool(*b),
+            SynthValue::Int(i) => Value::Int(*i),
+            SynthValue::Float(f) => Value::Float(*f),
+            SynthValue::Str(s) => Value::from(*s),
+            SynthValue::List(items) => {
+                Value::List(items.iter().filter_map(SynthValue::to_value).collect())
+            }
+        })
+    }
 }
 
 /// A random value for one entry.

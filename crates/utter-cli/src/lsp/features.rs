@@ -93,20 +93,11 @@ pub fn symbol_at(project: &Project, label: &str, at: usize) -> Option<Symbol> {
     let line = text[line_start..span.start]
         .trim_start()
         .trim_start_matches("- ");
-    if label.ends_with("skill.md") && line.trim_end() == "collect:" {
-        let owner = skill_of(label).unwrap_or("project");
-        for namespace in [owner, "project"] {
-            if checked
-                .memory
-                .iter()
-                .any(|d| d.namespace == namespace && d.name == word)
-            {
-                return Some(Symbol::Memory {
-                    namespace: namespace.to_owned(),
-                    entry: word.to_owned(),
-                });
-            }
-        }
+    if label.ends_with("skill.md")
+        && line.trim_end() == "collect:"
+        && let Some(symbol) = entry_named(project, label, word)
+    {
+        return Some(symbol);
     }
     if let Some(symbol) = bare_placeholder(project, label, text, word, at) {
         return Some(symbol);
@@ -154,28 +145,29 @@ fn bare_placeholder(
     word: &str,
     at: usize,
 ) -> Option<Symbol> {
-    let checked = &project.checked;
-    // A bare `{entry}` placeholder: the file's own skill, then the project.
+    // Inside `{...}`: a bare `{entry}` placeholder.
     let before = &text[..at.min(text.len())];
-    if before
+    let inside = before
         .rfind('{')
-        .is_some_and(|o| !before[o..].contains('}'))
-    {
-        let owner = skill_of(label).unwrap_or("project");
-        for namespace in [owner, "project"] {
-            if checked
-                .memory
-                .iter()
-                .any(|d| d.namespace == namespace && d.name == word)
-            {
-                return Some(Symbol::Memory {
-                    namespace: namespace.to_owned(),
-                    entry: word.to_owned(),
-                });
-            }
-        }
-    }
-    None
+        .is_some_and(|o| !before[o..].contains('}'));
+    inside.then(|| entry_named(project, label, word)).flatten()
+}
+
+/// The entry called `word` as a file of `label` names it bare: its own
+/// skill's entry, else the project's.
+fn entry_named(project: &Project, label: &str, word: &str) -> Option<Symbol> {
+    let owner = skill_of(label).unwrap_or("project");
+    [owner, "project"].into_iter().find_map(|namespace| {
+        project
+            .checked
+            .memory
+            .iter()
+            .any(|d| d.namespace == namespace && d.name == word)
+            .then(|| Symbol::Memory {
+                namespace: namespace.to_owned(),
+                entry: word.to_owned(),
+            })
+    })
 }
 
 fn location(project: &Project, file: &str, span: &std::ops::Range<usize>) -> Option<Location> {
