@@ -10,8 +10,16 @@ use utter_compiler::diagnostics::escape::escape;
 use utter_compiler::snapshot;
 
 /// A witness as a memory document `{"<ns>": {"<entry>": value}}`, ready
-/// for `render --memory`.
+/// for `render --memory`; `null` when it holds a float JSON cannot write
+/// (NaN, an infinity), which `delivered when` still shows.
 pub fn witness_json(registry: &Registry, witness: &Witness) -> Json {
+    if witness
+        .0
+        .iter()
+        .any(|(_, v)| matches!(v, utter::Value::Float(f) if !f.is_finite()))
+    {
+        return Json::Null;
+    }
     let mut doc = serde_json::Map::new();
     for (id, value) in &witness.0 {
         let e = &registry.entries[*id];

@@ -1152,3 +1152,34 @@ fn diff_shows_each_kind_of_change_and_what_needs_review_first() {
     let _ = std::fs::remove_dir_all(old);
     let _ = std::fs::remove_dir_all(new);
 }
+
+/// Only NaN delivers this variant: JSON cannot hold it, so the witness
+/// document is null (never a wrong memory), and its text is still shown.
+#[test]
+fn a_witness_json_cannot_hold_is_null() {
+    let dir = project(
+        "nan",
+        &[
+            (
+                "skills/s/memory.yml",
+                "schema:\n  public:\n    f: {type: float}\n",
+            ),
+            (
+                "skills/s/responses.yml",
+                "responses:\n  utter_nan:\n    - text: not a number\n      condition: not (session.s.f >= 0) and not (session.s.f < 0) and session.s.f != None\n    - text: other\n",
+            ),
+        ],
+    );
+    let out = utter(&[
+        "explain",
+        dir.to_str().unwrap(),
+        "utter_nan",
+        "--format",
+        "json",
+    ]);
+    let j = json(&out);
+    assert_eq!(j["variants"][0]["verdict"], "reachable", "{j}");
+    assert!(j["variants"][0]["witness"].is_null(), "{j}");
+    assert_eq!(j["variants"][0]["text"], "not a number");
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -752,3 +752,49 @@ fn hover_on_a_variant_shows_its_verdict() {
     client.notify("exit", Value::Null);
     let _ = std::fs::remove_dir_all(&agent);
 }
+
+/// A misspelt categorical value (`"lsot"`) is a diagnostic on the literal
+/// whose quick fix writes the value, quotes kept.
+#[test]
+fn a_misspelt_value_has_a_quick_fix_on_the_literal() {
+    let agent = std::env::temp_dir().join(format!("utter-lsp-lsot-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&agent);
+    let responses = "responses:\n  utter_fee:\n    - text: a\n      condition: session.card.reason == \"lsot\"\n    - text: b\n";
+    for (path, text) in [
+        (
+            "skills/card/memory.yml",
+            "schema:\n  public:\n    reason: {type: categorical, enum_values: [lost, stolen]}\n",
+        ),
+        ("skills/card/skill.md", "---\ndescription: d\n---\nBody.\n"),
+        ("skills/card/responses.yml", responses),
+    ] {
+        let path = agent.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    let file = uri(&agent.join("skills/card/responses.yml"));
+    let mut client = Client::start();
+    client.request("initialize", json!({"processId": null, "capabilities": {}}));
+    client.notify("initialized", json!({}));
+    open(
+        &mut client,
+        &agent.join("skills/card/responses.yml"),
+        responses,
+    );
+    let diagnostics = client.diagnostics_of(&file);
+    let d = diagnostics
+        .iter()
+        .find(|d| d["code"] == "utter.validation.condition.unknown_enum_value")
+        .expect("the finding");
+    assert_eq!(d["range"]["start"], position_of(responses, "\"lsot\"", 0));
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": file}, "range": d["range"], "context": {"diagnostics": [d]}}),
+    );
+    let edit = &actions[0]["edit"]["changes"][&file][0];
+    assert_eq!(edit["newText"], "\"lost\"", "{actions}");
+    assert_eq!(edit["range"], d["range"]);
+    client.request("shutdown", Value::Null);
+    client.notify("exit", Value::Null);
+    let _ = std::fs::remove_dir_all(&agent);
+}
