@@ -380,7 +380,7 @@ pub fn include_responses(input: TokenStream) -> TokenStream {
         }
         Err(e) => {
             return quote_spanned!(e.span()=> ::core::compile_error!(
-                "include_responses! takes the agent folder as a string literal, relative to Cargo.toml, then optionally `deny_warnings`, `without_bundled_defaults` and `compact` or `straight_line`: include_responses!(\"agent\") or include_responses!(\"agent\", deny_warnings)"
+                "include_responses! takes the agent folder as a string literal, relative to Cargo.toml, then optionally `deny_warnings`, `without_bundled_defaults`, `compact` or `straight_line`, and `maestro` or `mantle`: include_responses!(\"agent\") or include_responses!(\"agent\", deny_warnings)"
             ););
         }
     };
@@ -481,7 +481,7 @@ impl syn::parse::Parse for MacroInput {
                 return Err(syn::Error::new(
                     option.span(),
                     format!(
-                        "unknown option `{option}` (expected `deny_warnings`, `without_bundled_defaults`, `compact` or `straight_line`, `maestro` or `mantle`){near}"
+                        "unknown option `{option}` (expected one of `deny_warnings`, `without_bundled_defaults`, `compact`, `straight_line`, `maestro`, `mantle`){near}"
                     ),
                 ));
             };
