@@ -3,11 +3,18 @@
 //! memory delivers what it delivers).
 
 use serde_json::{Value as Json, json};
+use std::io::Write as _;
+use std::path::Path;
+use std::process::ExitCode;
+
 use utter::Context;
 use utter_compiler::Registry;
 use utter_compiler::analysis::Witness;
+use utter_compiler::diagnostics::did_you_mean;
 use utter_compiler::diagnostics::escape::escape;
 use utter_compiler::snapshot;
+
+use crate::{Fatal, RenderFormat, known_skill, registry_or_errors};
 
 /// A witness as a memory document `{"<ns>": {"<entry>": value}}`, ready
 /// for `render --memory`; `null` when it holds a float JSON cannot write
@@ -142,4 +149,33 @@ pub fn why_delivered(registry: &Registry, name: &str, ctx: &Context<'_>) -> Stri
     out.push_str(&verdict);
     out.push('\n');
     escape_lines(&out)
+}
+
+pub fn cmd_explain(
+    dir: &Path,
+    response: &str,
+    skill: Option<&str>,
+    format: RenderFormat,
+    color: bool,
+) -> Result<ExitCode, Fatal> {
+    let Some(registry) = registry_or_errors(dir, "explained", color)? else {
+        return Ok(ExitCode::from(1));
+    };
+    known_skill(&registry, skill)?;
+    let Some(index) = registry.responses.iter().position(|r| r.name == response) else {
+        let hint = did_you_mean(response, registry.responses.iter().map(|r| r.name.as_str()))
+            .map(|s| format!(" (did you mean `{s}`?)"))
+            .unwrap_or_default();
+        return Err(Fatal(format!(
+            "the project defines no response `{response}`{hint}"
+        )));
+    };
+    let view = skill.or_else(|| utter_compiler::analysis::home_view(&registry, index));
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    match format {
+        RenderFormat::Text => write!(out, "{}", human(&registry, index, view))?,
+        RenderFormat::Json => writeln!(out, "{}", json(&registry, index, view))?,
+    }
+    Ok(ExitCode::SUCCESS)
 }

@@ -4,6 +4,7 @@
 //! Exit codes: 0 success, 1 the project has error findings, 2 cannot run.
 #![forbid(unsafe_code)]
 
+mod batch;
 mod explain;
 mod lsp;
 mod output;
@@ -279,26 +280,26 @@ fn run(command: Command, color: bool) -> Result<ExitCode, Fatal> {
             });
             cmd_check(&agent_dir, format, deny_warnings, color)
         }
-        Command::DeliverBatch { agent_dir } => cmd_deliver_batch(&agent_dir, color),
+        Command::DeliverBatch { agent_dir } => batch::cmd_deliver_batch(&agent_dir, color),
         Command::Snapshot {
             agent_dir,
             out,
             bundled,
             check,
             format,
-        } => cmd_snapshot(&agent_dir, out.as_deref(), bundled, check, format, color),
+        } => review::cmd_snapshot(&agent_dir, out.as_deref(), bundled, check, format, color),
         Command::Diff {
             old,
             new,
             bundled,
             format,
-        } => cmd_diff(&old, &new, bundled, format, color),
+        } => review::cmd_diff(&old, &new, bundled, format, color),
         Command::Explain {
             agent_dir,
             response,
             skill,
             format,
-        } => cmd_explain(&agent_dir, &response, skill.as_deref(), format, color),
+        } => explain::cmd_explain(&agent_dir, &response, skill.as_deref(), format, color),
         Command::Render {
             agent_dir,
             response,
@@ -462,154 +463,6 @@ fn read_memory_text(path: &Path) -> Result<String, Fatal> {
     })
 }
 
-fn cmd_deliver_batch(dir: &Path, color: bool) -> Result<ExitCode, Fatal> {
-    use std::io::BufRead as _;
-    let Some(registry) = registry_or_errors(dir, "delivered", color)? else {
-        return Ok(ExitCode::from(1));
-    };
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    let limit = utter_compiler::load::project::MAX_FILE_BYTES;
-    for line in std::io::stdin().lock().lines() {
-        let line = line.map_err(|e| Fatal(format!("reading the requests: {e}")))?;
-        if line.len() as u64 > limit {
-            return Err(Fatal(format!("a request of more than {limit} bytes")));
-        }
-        let answer = deliver_request(&registry, &line);
-        writeln!(out, "{answer}")?;
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-/// One `deliver-batch` request answered.
-fn deliver_request(registry: &Registry, line: &str) -> serde_json::Value {
-    let request: serde_json::Value = match serde_json::from_str(line) {
-        Ok(r) => r,
-        Err(e) => return serde_json::json!({"error": format!("not a JSON request: {e}")}),
-    };
-    let response = request["response"].as_str().unwrap_or_default();
-    let skill = request["skill"].as_str();
-    let assignments = match utter::json::memory_assignments_from(request["memory"].clone()) {
-        Ok(a) => a,
-        Err(e) => return serde_json::json!({"error": format!("memory: {e}")}),
-    };
-    let mut memory = SlotMemory::new(&registry.entries);
-    let mut refused = Vec::new();
-    for a in assignments {
-        if let Err(e) = memory.set(&a.namespace, &a.entry, a.value) {
-            refused.push(e.to_string());
-        }
-    }
-    let ctx = match skill {
-        Some(s) => match Context::for_skill_id(&memory, s, &registry.skills) {
-            Ok(ctx) => ctx,
-            Err(e) => return serde_json::json!({"error": e.to_string()}),
-        },
-        None => Context::new(&memory),
-    };
-    let d = registry.deliver(response, &ctx);
-    serde_json::json!({
-        "text": d.text,
-        "variant": d.variant,
-        "rephrase": d.rephrase,
-        "fallback": d.fallback,
-        "refused": refused,
-    })
-}
-
-fn cmd_snapshot(
-    dir: &Path,
-    out: Option<&Path>,
-    bundled: bool,
-    check: bool,
-    format: SnapshotFormat,
-    color: bool,
-) -> Result<ExitCode, Fatal> {
-    let Some(registry) = registry_or_errors(dir, "snapshot", color)? else {
-        return Ok(ExitCode::from(1));
-    };
-    let path = out.map_or_else(|| review::default_path(dir), Path::to_path_buf);
-    let shown = path.display().to_string();
-    let found = review::render(&registry, bundled);
-    if !check {
-        std::fs::write(&path, &found).map_err(|e| Fatal(format!("cannot write `{shown}`: {e}")))?;
-        println!("wrote {}", escape(&shown));
-        return Ok(ExitCode::SUCCESS);
-    }
-    let update = format!("utter snapshot {}", dir.display());
-    let expected = match std::fs::read_to_string(&path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            eprintln!(
-                "{}",
-                escape(&format!(
-                    "error: no snapshot at `{shown}`: run `{update}` to write it, review it, and commit it"
-                ))
-            );
-            return Ok(ExitCode::from(1));
-        }
-        Err(e) => return Err(Fatal(format!("cannot read `{shown}`: {e}"))),
-    };
-    let changed = expected != found;
-    let stdout = std::io::stdout();
-    let mut o = stdout.lock();
-    match format {
-        SnapshotFormat::Json => writeln!(
-            o,
-            "{}",
-            serde_json::json!({
-                "snapshot": shown,
-                "changed": changed,
-                "diff": changed.then(|| review::unified(&expected, &found, &shown)),
-                "update": update,
-            })
-        )?,
-        SnapshotFormat::Github if changed => {
-            write!(o, "{}", review::github(&expected, &found, &shown))?
-        }
-        SnapshotFormat::Human if changed => {
-            write!(o, "{}", review::unified(&expected, &found, &shown))?;
-            writeln!(
-                o,
-                "{}",
-                escape(&format!(
-                    "error: the wording changed without review; once it is reviewed, run `{update}`"
-                ))
-            )?;
-        }
-        _ => writeln!(o, "{}", escape(&format!("ok: the wording matches {shown}")))?,
-    }
-    Ok(if changed {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
-}
-
-fn cmd_diff(
-    old: &Path,
-    new: &Path,
-    bundled: bool,
-    format: DiffFormat,
-    color: bool,
-) -> Result<ExitCode, Fatal> {
-    let (Some(before), Some(after)) = (
-        registry_or_errors(old, "compared", color)?,
-        registry_or_errors(new, "compared", color)?,
-    ) else {
-        return Ok(ExitCode::from(1));
-    };
-    let d = review::compare(&before, &after, bundled);
-    let stdout = std::io::stdout();
-    let mut o = stdout.lock();
-    match format {
-        DiffFormat::Text => write!(o, "{}", review::diff_text(&d, false))?,
-        DiffFormat::Markdown => write!(o, "{}", review::diff_text(&d, true))?,
-        DiffFormat::Json => writeln!(o, "{}", review::diff_json(&d))?,
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
 /// An error for a skill id the agent does not have.
 fn known_skill(registry: &Registry, skill: Option<&str>) -> Result<(), Fatal> {
     if let Some(skill) = skill
@@ -624,35 +477,6 @@ fn known_skill(registry: &Registry, skill: Option<&str>) -> Result<(), Fatal> {
         )));
     }
     Ok(())
-}
-
-fn cmd_explain(
-    dir: &Path,
-    response: &str,
-    skill: Option<&str>,
-    format: RenderFormat,
-    color: bool,
-) -> Result<ExitCode, Fatal> {
-    let Some(registry) = registry_or_errors(dir, "explained", color)? else {
-        return Ok(ExitCode::from(1));
-    };
-    known_skill(&registry, skill)?;
-    let Some(index) = registry.responses.iter().position(|r| r.name == response) else {
-        let hint = did_you_mean(response, registry.responses.iter().map(|r| r.name.as_str()))
-            .map(|s| format!(" (did you mean `{s}`?)"))
-            .unwrap_or_default();
-        return Err(Fatal(format!(
-            "the project defines no response `{response}`{hint}"
-        )));
-    };
-    let view = skill.or_else(|| utter_compiler::analysis::home_view(&registry, index));
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    match format {
-        RenderFormat::Text => write!(out, "{}", explain::human(&registry, index, view))?,
-        RenderFormat::Json => writeln!(out, "{}", explain::json(&registry, index, view))?,
-    }
-    Ok(ExitCode::SUCCESS)
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -1,13 +1,17 @@
 //! `utter snapshot` (write or check the reviewed wording) and `utter diff`
 //! (what changed in the wording between two versions of an agent).
 
+use std::io::Write as _;
 use std::path::Path;
+use std::process::ExitCode;
 
 use serde_json::json;
 use utter_compiler::Registry;
 use utter_compiler::diagnostics::escape::escape;
 use utter_compiler::snapshot::diff::{Diff, diff};
 use utter_compiler::snapshot::{self, Options};
+
+use crate::{DiffFormat, Fatal, SnapshotFormat, registry_or_errors};
 
 /// The default snapshot file of an agent.
 pub fn default_path(agent: &Path) -> std::path::PathBuf {
@@ -127,4 +131,95 @@ pub fn compare(old: &Registry, new: &Registry, bundled: bool) -> Diff {
 /// The snapshot of a registry.
 pub fn render(registry: &Registry, bundled: bool) -> String {
     snapshot::render(registry, Options { bundled })
+}
+
+pub fn cmd_snapshot(
+    dir: &Path,
+    out: Option<&Path>,
+    bundled: bool,
+    check: bool,
+    format: SnapshotFormat,
+    color: bool,
+) -> Result<ExitCode, Fatal> {
+    let Some(registry) = registry_or_errors(dir, "snapshot", color)? else {
+        return Ok(ExitCode::from(1));
+    };
+    let path = out.map_or_else(|| default_path(dir), Path::to_path_buf);
+    let shown = path.display().to_string();
+    let found = render(&registry, bundled);
+    if !check {
+        std::fs::write(&path, &found).map_err(|e| Fatal(format!("cannot write `{shown}`: {e}")))?;
+        println!("wrote {}", escape(&shown));
+        return Ok(ExitCode::SUCCESS);
+    }
+    let update = format!("utter snapshot {}", dir.display());
+    let expected = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            eprintln!(
+                "{}",
+                escape(&format!(
+                    "error: no snapshot at `{shown}`: run `{update}` to write it, review it, and commit it"
+                ))
+            );
+            return Ok(ExitCode::from(1));
+        }
+        Err(e) => return Err(Fatal(format!("cannot read `{shown}`: {e}"))),
+    };
+    let changed = expected != found;
+    let stdout = std::io::stdout();
+    let mut o = stdout.lock();
+    match format {
+        SnapshotFormat::Json => writeln!(
+            o,
+            "{}",
+            serde_json::json!({
+                "snapshot": shown,
+                "changed": changed,
+                "diff": changed.then(|| unified(&expected, &found, &shown)),
+                "update": update,
+            })
+        )?,
+        SnapshotFormat::Github if changed => write!(o, "{}", github(&expected, &found, &shown))?,
+        SnapshotFormat::Human if changed => {
+            write!(o, "{}", unified(&expected, &found, &shown))?;
+            writeln!(
+                o,
+                "{}",
+                escape(&format!(
+                    "error: the wording changed without review; once it is reviewed, run `{update}`"
+                ))
+            )?;
+        }
+        _ => writeln!(o, "{}", escape(&format!("ok: the wording matches {shown}")))?,
+    }
+    Ok(if changed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+pub fn cmd_diff(
+    old: &Path,
+    new: &Path,
+    bundled: bool,
+    format: DiffFormat,
+    color: bool,
+) -> Result<ExitCode, Fatal> {
+    let (Some(before), Some(after)) = (
+        registry_or_errors(old, "compared", color)?,
+        registry_or_errors(new, "compared", color)?,
+    ) else {
+        return Ok(ExitCode::from(1));
+    };
+    let d = compare(&before, &after, bundled);
+    let stdout = std::io::stdout();
+    let mut o = stdout.lock();
+    match format {
+        DiffFormat::Text => write!(o, "{}", diff_text(&d, false))?,
+        DiffFormat::Markdown => write!(o, "{}", diff_text(&d, true))?,
+        DiffFormat::Json => writeln!(o, "{}", diff_json(&d))?,
+    }
+    Ok(ExitCode::SUCCESS)
 }

@@ -1,0 +1,66 @@
+//! `utter deliver-batch` (hidden): many deliveries in one process, one JSON
+//! request and answer per line, for conformance scripts.
+
+use std::io::Write as _;
+use std::path::Path;
+use std::process::ExitCode;
+
+use utter::{Context, SlotMemory};
+use utter_compiler::Registry;
+
+use crate::{Fatal, registry_or_errors};
+
+pub fn cmd_deliver_batch(dir: &Path, color: bool) -> Result<ExitCode, Fatal> {
+    use std::io::BufRead as _;
+    let Some(registry) = registry_or_errors(dir, "delivered", color)? else {
+        return Ok(ExitCode::from(1));
+    };
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let limit = utter_compiler::load::project::MAX_FILE_BYTES;
+    for line in std::io::stdin().lock().lines() {
+        let line = line.map_err(|e| Fatal(format!("reading the requests: {e}")))?;
+        if line.len() as u64 > limit {
+            return Err(Fatal(format!("a request of more than {limit} bytes")));
+        }
+        let answer = deliver_request(&registry, &line);
+        writeln!(out, "{answer}")?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// One `deliver-batch` request answered.
+fn deliver_request(registry: &Registry, line: &str) -> serde_json::Value {
+    let request: serde_json::Value = match serde_json::from_str(line) {
+        Ok(r) => r,
+        Err(e) => return serde_json::json!({"error": format!("not a JSON request: {e}")}),
+    };
+    let response = request["response"].as_str().unwrap_or_default();
+    let skill = request["skill"].as_str();
+    let assignments = match utter::json::memory_assignments_from(request["memory"].clone()) {
+        Ok(a) => a,
+        Err(e) => return serde_json::json!({"error": format!("memory: {e}")}),
+    };
+    let mut memory = SlotMemory::new(&registry.entries);
+    let mut refused = Vec::new();
+    for a in assignments {
+        if let Err(e) = memory.set(&a.namespace, &a.entry, a.value) {
+            refused.push(e.to_string());
+        }
+    }
+    let ctx = match skill {
+        Some(s) => match Context::for_skill_id(&memory, s, &registry.skills) {
+            Ok(ctx) => ctx,
+            Err(e) => return serde_json::json!({"error": e.to_string()}),
+        },
+        None => Context::new(&memory),
+    };
+    let d = registry.deliver(response, &ctx);
+    serde_json::json!({
+        "text": d.text,
+        "variant": d.variant,
+        "rephrase": d.rephrase,
+        "fallback": d.fallback,
+        "refused": refused,
+    })
+}
