@@ -194,8 +194,23 @@ impl Builder {
                 return Err(Error::Findings(errors.len()));
             }
         };
+        // The output lives in OUT_DIR, so the absolute folder is no machine
+        // detail leaking into committed code; a path that is not UTF-8 is
+        // not recorded (a hot reload then needs `watch(folder)`).
+        let folder = std::path::absolute(dir)
+            .ok()
+            .and_then(|path| path.to_str().map(str::to_owned))
+            .map_or(
+                codegen::OriginFolder::Unknown,
+                codegen::OriginFolder::Absolute,
+            );
+        let origin = codegen::Origin {
+            folder,
+            dialect: self.dialect,
+            without_bundled_defaults: self.without_bundled_defaults,
+        };
         let source = codegen::pretty(
-            codegen::generate_with(&registry, self.strategy),
+            codegen::generate_from(&registry, self.strategy, &origin),
             codegen::HEADER,
         )
         .map_err(Error::Format)?;

@@ -178,15 +178,10 @@ enum Body<R> {
     Written(Writer<R>, usize),
     /// A variant of a compact (table-driven) agent.
     Compact(Program<'static>, CompactVariant),
+    /// A text rendered from a reloaded program (development hot reload).
+    #[cfg(feature = "hot-reload")]
+    Owned(String),
 }
-
-impl<R> Clone for Body<R> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<R> Copy for Body<R> {}
 
 impl<'r, R: Reader> Rendered<'r, R> {
     #[doc(hidden)]
@@ -248,6 +243,21 @@ impl<'r, R: Reader> Rendered<'r, R> {
         }
     }
 
+    /// A selection already rendered into `text` (by a program reloaded in
+    /// development, which lives shorter than `'static`).
+    #[cfg(feature = "hot-reload")]
+    #[doc(hidden)]
+    pub fn owned(delivery: Delivery<'static>, entries: &'static [Entry], reader: &'r R) -> Self {
+        Rendered {
+            response: delivery.response,
+            variant: delivery.variant,
+            rephrase: delivery.rephrase,
+            body: Body::Owned(delivery.text.into_owned()),
+            entries,
+            reader,
+        }
+    }
+
     /// True when the response name is delivered as literal text.
     pub fn fallback(&self) -> bool {
         self.variant.is_none()
@@ -256,13 +266,15 @@ impl<'r, R: Reader> Rendered<'r, R> {
     /// Writes the text into `out`.
     #[inline]
     pub fn write_to(&self, out: &mut impl Write) -> fmt::Result {
-        match self.body {
+        match &self.body {
             Body::Literal(text) => out.write_str(text),
             Body::Pieces(pieces) => write_pieces(out, pieces, self.entries, self.reader),
             Body::Written(write, _) => write(self.reader, &mut |parts| write_parts(out, parts)),
             Body::Compact(program, variant) => {
-                program.write_variant(out, variant, self.entries, self.reader)
+                program.write_variant(out, *variant, self.entries, self.reader)
             }
+            #[cfg(feature = "hot-reload")]
+            Body::Owned(text) => out.write_str(text),
         }
     }
 
@@ -271,15 +283,17 @@ impl<'r, R: Reader> Rendered<'r, R> {
         match self.variant {
             None => Delivery::fallback(self.response),
             Some(index) => Delivery {
-                text: match self.body {
+                text: match &self.body {
                     Body::Literal(text) => Cow::Borrowed(text),
                     Body::Pieces(pieces) => render(pieces, self.entries, self.reader),
                     Body::Written(write, capacity) => {
-                        Cow::Owned(written(write, self.reader, capacity))
+                        Cow::Owned(written(*write, self.reader, *capacity))
                     }
                     Body::Compact(program, variant) => {
-                        Cow::Owned(program.render_variant(variant, self.entries, self.reader))
+                        Cow::Owned(program.render_variant(*variant, self.entries, self.reader))
                     }
+                    #[cfg(feature = "hot-reload")]
+                    Body::Owned(text) => Cow::Owned(text.clone()),
                 },
                 response: self.response,
                 variant: Some(index),

@@ -32,5 +32,16 @@
 //! are re-exported here; generated code names them as `::utter::...`.
 #![forbid(unsafe_code)]
 
+mod reload;
+
+pub use reload::HotReload;
+#[cfg(feature = "hot-reload")]
+pub use reload::{ReloadError, ReloadEvent};
 pub use utter_macros::include_responses;
 pub use utter_runtime::*;
+
+/// What generated code calls for a development hot reload; not a stable API.
+#[doc(hidden)]
+pub mod __reload {
+    pub use crate::reload::{CompiledAgent, Reload};
+}

@@ -92,6 +92,13 @@ mod tests {
             "deliver_view",
             "rendered_view",
             "Holds",
+            "AGENT",
+            "WORDING",
+            "RELOAD",
+            "NAMES",
+            "NAME_SLOTS",
+            "BUNDLED",
+            "SKILL_IDS",
         ];
         let mut seen: HashSet<String> = fixed.iter().map(|s| (*s).to_owned()).collect();
         let mut insert = |name: String| assert!(seen.insert(name.clone()), "`{name}` twice");

@@ -79,6 +79,7 @@ pub fn common_items(
     let tables = quote! {
         pub static NAMES: [&str; #count] = [#(#name_lits),*];
         pub static BUNDLED: [bool; #count] = [#(#bundled),*];
+        pub const SKILL_IDS: &[&str] = &[#(#skills),*];
         #name_index
     };
     let public = quote! {
@@ -158,7 +159,7 @@ pub fn common_items(
         /// Every skill id (bundled default skills included), sorted: the
         /// ids [`::utter::Context::for_skill_id`] accepts.
         #[allow(dead_code)]
-        pub const SKILLS: &[&str] = &[#(#skills),*];
+        pub const SKILLS: &[&str] = __utter_compiled::SKILL_IDS;
 
         /// Empty typed memory for this agent (every entry unset).
         #[allow(dead_code)]

@@ -469,6 +469,9 @@ pub fn typed_memory(decls: &[MemoryDecl]) -> TokenStream {
             #[inline]
             #[must_use]
             pub fn deliver(&self, response: Response) -> ::utter::Delivery<'static> {
+                if let ::core::option::Option::Some(delivery) = __utter_compiled::RELOAD.deliver(response.index(), self) {
+                    return delivery;
+                }
                 __utter_compiled::deliver_view(response.index(), self)
             }
 
@@ -477,6 +480,9 @@ pub fn typed_memory(decls: &[MemoryDecl]) -> TokenStream {
             #[inline]
             #[must_use]
             pub fn render(&self, response: Response) -> ::utter::Rendered<'_, Self> {
+                if let ::core::option::Option::Some(rendered) = __utter_compiled::RELOAD.rendered(response.index(), self) {
+                    return rendered;
+                }
                 __utter_compiled::rendered_view(response.index(), self)
             }
         }

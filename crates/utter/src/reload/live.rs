@@ -1,0 +1,475 @@
+//! The `hot-reload` feature: a watcher per agent folder, a full check of
+//! every edit, and an atomic swap of the program deliveries read.
+//!
+//! Deliveries take the current program as an `Arc` under a read lock held
+//! for one clone, so a swap never waits for a delivery and a delivery in
+//! flight finishes on the program it started with. Reloads are serialised
+//! by the control lock; deliveries never take it once watching started.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
+use std::time::Duration;
+
+use notify::Watcher as _;
+use utter_compiler::bundled::Dialect;
+use utter_compiler::codegen::{self, reload::schema_fingerprint, reload::wording_fingerprint};
+use utter_compiler::diagnostics::escape::escape;
+use utter_compiler::encode::ProgramData;
+use utter_compiler::{ProjectFiles, Registry, check, lower};
+use utter_runtime::{Delivery, Entry, Reader};
+
+use super::{CompiledAgent, HotReload};
+
+/// How long the folder must be quiet after a change before it is read:
+/// editors save in several steps (truncate, write, rename).
+const QUIET: Duration = Duration::from_millis(100);
+
+/// What a reload did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ReloadEvent {
+    /// The edit took effect: these responses deliver their new wording now.
+    Reloaded { changed: Vec<String> },
+    /// Nothing a delivery reads changed (a file saved as it was).
+    Unchanged,
+    /// The edited agent has errors, each rendered as `utter check` shows
+    /// it: nothing changed, the last good wording stays.
+    Rejected { findings: Vec<String> },
+    /// The edit changes what the typed API names: nothing changed until
+    /// the crate is rebuilt.
+    RebuildNeeded { reasons: Vec<String> },
+    /// The folder cannot be watched: the compiled wording stays.
+    WatchFailed(ReloadError),
+}
+
+impl fmt::Display for ReloadEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReloadEvent::Reloaded { changed } => {
+                let names: Vec<String> =
+                    changed.iter().map(|n| format!("`{}`", escape(n))).collect();
+                write!(f, "reloaded {}", names.join(", "))
+            }
+            ReloadEvent::Unchanged => f.write_str("nothing to reload"),
+            ReloadEvent::Rejected { findings } => {
+                write!(
+                    f,
+                    "the edit was not applied: the agent has errors\n{}",
+                    findings.join("\n")
+                )
+            }
+            ReloadEvent::RebuildNeeded { reasons } => {
+                let reasons: Vec<String> = reasons.iter().map(|r| escape(r).into_owned()).collect();
+                write!(f, "rebuild needed: {}", reasons.join("; "))
+            }
+            ReloadEvent::WatchFailed(error) => write!(f, "{error}"),
+        }
+    }
+}
+
+/// Why an agent folder cannot be watched.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReloadError {
+    message: String,
+}
+
+impl fmt::Display for ReloadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&escape(&self.message))
+    }
+}
+
+impl std::error::Error for ReloadError {}
+
+/// A reloaded agent: its entries (as the program's pieces name them) and program.
+struct Loaded {
+    entries: Vec<Entry<String, Vec<String>>>,
+    program: ProgramData,
+}
+
+type Reporter = Arc<dyn Fn(&ReloadEvent) + Send + Sync>;
+
+/// What reloads change, behind one lock.
+struct Control {
+    folder: Option<PathBuf>,
+    /// Dropping it ends its thread (the event channel closes).
+    watcher: Option<notify::RecommendedWatcher>,
+    reporter: Option<Reporter>,
+    /// Per response, the fingerprint of the wording delivered now (`None`:
+    /// the compiled wording).
+    wording: Option<Vec<u64>>,
+}
+
+pub(crate) struct Live {
+    agent: &'static CompiledAgent,
+    current: RwLock<Option<Arc<Loaded>>>,
+    started: AtomicBool,
+    generation: AtomicU64,
+    control: Mutex<Control>,
+}
+
+impl Live {
+    pub(crate) const fn new(agent: &'static CompiledAgent) -> Self {
+        Live {
+            agent,
+            current: RwLock::new(None),
+            started: AtomicBool::new(false),
+            generation: AtomicU64::new(0),
+            control: Mutex::new(Control {
+                folder: None,
+                watcher: None,
+                reporter: None,
+                wording: None,
+            }),
+        }
+    }
+
+    pub(crate) fn agent(&self) -> &'static CompiledAgent {
+        self.agent
+    }
+
+    /// The delivery from the reloaded program, if one is loaded; the first
+    /// call starts watching the folder the agent was compiled from.
+    pub(crate) fn deliver<R: Reader>(
+        &'static self,
+        response: usize,
+        reader: &R,
+    ) -> Option<Delivery<'static>> {
+        if !self.started.load(Ordering::Acquire) {
+            self.start_compiled_folder();
+        }
+        let loaded = self
+            .current
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()?;
+        let name = *self.agent.responses.get(response)?;
+        let delivery = loaded
+            .program
+            .program()
+            .deliver(response, &loaded.entries, reader);
+        Some(if delivery.fallback {
+            Delivery::fallback(name)
+        } else {
+            Delivery {
+                text: Cow::Owned(delivery.text.into_owned()),
+                response: name,
+                variant: delivery.variant,
+                rephrase: delivery.rephrase,
+                fallback: false,
+            }
+        })
+    }
+
+    fn control(&self) -> MutexGuard<'_, Control> {
+        // A reporter that panicked poisons nothing we rely on: the state
+        // is swapped whole.
+        self.control.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Watches the folder recorded at compile time, once, unless a folder
+    /// was chosen already.
+    fn start_compiled_folder(&'static self) {
+        let mut control = self.control();
+        if self.started.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        let event = match self.agent.folder {
+            Some(folder) => match self.watch_locked(&mut control, PathBuf::from(folder)) {
+                Ok(event) => event,
+                Err(error) => ReloadEvent::WatchFailed(error),
+            },
+            None => ReloadEvent::WatchFailed(ReloadError {
+                message: "the agent's folder was not recorded (code from `utter expand`): call `hot_reload().watch(folder)`".into(),
+            }),
+        };
+        report(&control, &event);
+    }
+
+    /// Starts watching `folder` (replacing any watcher) and loads it.
+    fn watch_locked(
+        &'static self,
+        control: &mut Control,
+        folder: PathBuf,
+    ) -> Result<ReloadEvent, ReloadError> {
+        control.watcher = None;
+        let (sender, receiver) = mpsc::channel();
+        let mut watcher =
+            notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
+                // The receiver is gone once this watcher is replaced.
+                let _ = sender.send(event);
+            })
+            .map_err(|e| watch_error(&folder, &e))?;
+        watcher
+            .watch(&folder, notify::RecursiveMode::Recursive)
+            .map_err(|e| watch_error(&folder, &e))?;
+        std::thread::Builder::new()
+            .name("utter-hot-reload".into())
+            .spawn(move || self.follow(&receiver))
+            .map_err(|e| watch_error(&folder, &e))?;
+        control.watcher = Some(watcher);
+        control.folder = Some(folder);
+        Ok(self.reload_locked(control))
+    }
+
+    /// The watcher's thread: a reload after each burst of changes, until
+    /// the watcher is dropped.
+    fn follow(&'static self, events: &mpsc::Receiver<notify::Result<notify::Event>>) {
+        while let Ok(event) = events.recv() {
+            let mut relevant = is_change(&event);
+            // Wait for quiet: a save is several events.
+            while let Ok(event) = events.recv_timeout(QUIET) {
+                relevant |= is_change(&event);
+            }
+            if relevant {
+                let mut control = self.control();
+                let event = self.reload_locked(&mut control);
+                report(&control, &event);
+            }
+        }
+    }
+
+    /// Reads and checks the folder; swaps in its program when it is valid,
+    /// compatible and delivers other wording.
+    fn reload_locked(&self, control: &mut Control) -> ReloadEvent {
+        let Some(folder) = control.folder.clone() else {
+            return ReloadEvent::WatchFailed(ReloadError {
+                message: "no agent folder is watched".into(),
+            });
+        };
+        let registry = match self.load(&folder) {
+            Ok(registry) => registry,
+            Err(event) => return event,
+        };
+        let reasons = incompatibilities(self.agent, &registry);
+        if !reasons.is_empty() {
+            return ReloadEvent::RebuildNeeded { reasons };
+        }
+        let wording: Vec<u64> = registry.responses.iter().map(wording_fingerprint).collect();
+        let before = control.wording.as_deref().unwrap_or(self.agent.wording);
+        let changed: Vec<String> = registry
+            .responses
+            .iter()
+            .zip(wording.iter().zip(before))
+            .filter(|(_, (now, then))| now != then)
+            .map(|(response, _)| response.name.clone())
+            .collect();
+        if changed.is_empty() {
+            return ReloadEvent::Unchanged;
+        }
+        let loaded = Loaded {
+            entries: registry.entries,
+            program: registry.program,
+        };
+        // Back to the compiled code when the wording is the compiled one again.
+        let back_to_compiled = wording.as_slice() == self.agent.wording;
+        let next = (!back_to_compiled).then(|| Arc::new(loaded));
+        *self.current.write().unwrap_or_else(PoisonError::into_inner) = next;
+        self.generation.fetch_add(1, Ordering::AcqRel);
+        control.wording = (!back_to_compiled).then_some(wording);
+        ReloadEvent::Reloaded { changed }
+    }
+
+    /// The folder's registry, checked as the compiled agent was.
+    fn load(&self, folder: &Path) -> Result<Registry, ReloadEvent> {
+        let mut files = ProjectFiles::read(folder).map_err(|e| ReloadEvent::Rejected {
+            findings: vec![escape(&e.to_string()).into_owned()],
+        })?;
+        files.dialect = if self.agent.dialect == "maestro" {
+            Dialect::Maestro
+        } else {
+            Dialect::Mantle
+        };
+        files.without_bundled_defaults = self.agent.without_bundled_defaults;
+        let checked = check(&files);
+        let shown = folder.display().to_string();
+        lower(&checked).map_err(|errors| ReloadEvent::Rejected {
+            findings: errors
+                .iter()
+                .map(|f| codegen::error_message(f, &checked, &shown))
+                .collect(),
+        })
+    }
+}
+
+/// Whether a watcher event may change what the agent reads (our own reads
+/// are access events: they must not trigger another reload).
+fn is_change(event: &notify::Result<notify::Event>) -> bool {
+    use notify::EventKind;
+    use notify::event::{AccessKind, AccessMode};
+    match event {
+        Ok(event) => match event.kind {
+            EventKind::Access(AccessKind::Close(AccessMode::Write)) => true,
+            EventKind::Access(_) => false,
+            _ => true,
+        },
+        // A lost event (queue overflow) may hide a change.
+        Err(_) => true,
+    }
+}
+
+fn watch_error(folder: &Path, error: &dyn fmt::Display) -> ReloadError {
+    ReloadError {
+        message: format!(
+            "cannot watch `{}` for a hot reload: {error}",
+            folder.display()
+        ),
+    }
+}
+
+/// Tells the registered reporter, else standard error (a development tool
+/// must be seen without setting up a logger); `Unchanged` is not news.
+fn report(control: &Control, event: &ReloadEvent) {
+    if *event == ReloadEvent::Unchanged {
+        return;
+    }
+    match &control.reporter {
+        Some(reporter) => reporter(event),
+        None => eprintln!("utter hot reload: {event}"),
+    }
+}
+
+/// What differs between the compiled agent and `registry` in what the
+/// typed API names, one reason each; empty when compatible.
+fn incompatibilities(agent: &CompiledAgent, registry: &Registry) -> Vec<String> {
+    let mut reasons = Vec::new();
+    let names: Vec<&str> = registry.responses.iter().map(|r| r.name.as_str()).collect();
+    differences(&mut reasons, "response", agent.responses, &names);
+    let skills: Vec<&str> = registry.skills.iter().map(String::as_str).collect();
+    differences(&mut reasons, "skill", agent.skills, &skills);
+    let key = |ns: &str, name: &str| format!("{ns}.{name}");
+    let compiled: Vec<String> = agent
+        .entries
+        .iter()
+        .map(|e| key(e.namespace, e.name))
+        .collect();
+    let edited: Vec<String> = registry
+        .entries
+        .iter()
+        .map(|e| key(&e.namespace, &e.name))
+        .collect();
+    let compiled_keys: Vec<&str> = compiled.iter().map(String::as_str).collect();
+    let edited_keys: Vec<&str> = edited.iter().map(String::as_str).collect();
+    differences(&mut reasons, "memory entry", &compiled_keys, &edited_keys);
+    for entry in &registry.entries {
+        let Some(old) = agent
+            .entries
+            .iter()
+            .find(|e| e.namespace == entry.namespace && e.name == entry.name)
+        else {
+            continue;
+        };
+        let name = key(&entry.namespace, &entry.name);
+        if old.ty != entry.ty {
+            reasons.push(format!(
+                "memory entry `{name}` changed type from {} to {}",
+                old.ty.name(),
+                entry.ty.name()
+            ));
+        } else if old.values != entry.values.as_slice() {
+            reasons.push(format!("the values of memory entry `{name}` changed"));
+        } else if old.visibility != entry.visibility {
+            reasons.push(format!("the visibility of memory entry `{name}` changed"));
+        }
+    }
+    if reasons.is_empty() && schema_fingerprint(registry) != agent.schema {
+        reasons.push("what a skill.md references (responses or `when:` triggers) changed".into());
+    }
+    reasons
+}
+
+/// "`kind` `x` added/removed" for each name in one list and not the other.
+fn differences(reasons: &mut Vec<String>, kind: &str, compiled: &[&str], edited: &[&str]) {
+    for name in edited.iter().filter(|n| !compiled.contains(n)) {
+        reasons.push(format!("{kind} `{name}` added"));
+    }
+    for name in compiled.iter().filter(|n| !edited.contains(n)) {
+        reasons.push(format!("{kind} `{name}` removed"));
+    }
+}
+
+impl HotReload {
+    fn live(self) -> Option<&'static Live> {
+        self.reload.live.as_ref()
+    }
+
+    /// Watches `folder` instead of the one the agent was compiled from
+    /// (a copy, a checkout elsewhere), replacing any watcher, and loads it
+    /// now: the returned event says what it did (also told to the reporter).
+    ///
+    /// # Errors
+    /// When the folder cannot be watched (it does not exist, say).
+    pub fn watch(self, folder: impl Into<PathBuf>) -> Result<ReloadEvent, ReloadError> {
+        let live = self.live().ok_or_else(unavailable)?;
+        let mut control = live.control();
+        live.started.store(true, Ordering::Release);
+        let event = live.watch_locked(&mut control, folder.into())?;
+        report(&control, &event);
+        Ok(event)
+    }
+
+    /// Reads the watched folder now, without waiting for the watcher
+    /// (which starts if it had not).
+    pub fn reload_now(self) -> ReloadEvent {
+        let Some(live) = self.live() else {
+            return ReloadEvent::WatchFailed(unavailable());
+        };
+        if !live.started.load(Ordering::Acquire) {
+            live.start_compiled_folder();
+        }
+        let mut control = live.control();
+        let event = live.reload_locked(&mut control);
+        report(&control, &event);
+        event
+    }
+
+    /// Sends every reload's outcome to `reporter` instead of standard
+    /// error (to route it into `log` or `tracing`, or to a UI). It runs on
+    /// the watcher's thread; `Unchanged` is not reported.
+    pub fn on_event(self, reporter: impl Fn(&ReloadEvent) + Send + Sync + 'static) {
+        if let Some(live) = self.live() {
+            live.control().reporter = Some(Arc::new(reporter));
+        }
+    }
+
+    /// How many times reloaded wording took effect.
+    #[must_use]
+    pub fn generation(self) -> u64 {
+        self.live()
+            .map_or(0, |live| live.generation.load(Ordering::Acquire))
+    }
+
+    /// The folder being watched, if any.
+    #[must_use]
+    pub fn folder(self) -> Option<PathBuf> {
+        self.live()?.control().folder.clone()
+    }
+
+    /// Stops watching and delivers the compiled wording again (until
+    /// [`HotReload::watch`] or [`HotReload::reload_now`]).
+    pub fn stop(self) {
+        let Some(live) = self.live() else { return };
+        let mut control = live.control();
+        control.watcher = None;
+        control.wording = None;
+        live.started.store(true, Ordering::Release);
+        let previous = live
+            .current
+            .write()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+        if previous.is_some() {
+            live.generation.fetch_add(1, Ordering::AcqRel);
+        }
+    }
+}
+
+fn unavailable() -> ReloadError {
+    ReloadError {
+        message: "this agent has errors and was not compiled: nothing to reload".into(),
+    }
+}
