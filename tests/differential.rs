@@ -50,6 +50,7 @@ fn generated_selectors_agree_with_the_interpreter() {
             .map(|(p, t)| (p.as_str(), t.as_str()))
             .collect();
         let interpreted = registry(&files);
+        let interpreter = interpreted.interpreter();
         let table: Vec<(&str, &str)> = interpreted
             .entries
             .iter()
@@ -105,7 +106,7 @@ fn generated_selectors_agree_with_the_interpreter() {
                 .map(String::as_str)
                 .chain(["utter_missing"]);
             for name in names {
-                let want = interpreted.deliver(name, &ctx_map);
+                let want = interpreter.deliver(name, &ctx_map);
                 let got = (synth.deliver_name)(name, &ctx_slots);
                 let got_map = (synth.deliver_name)(name, &ctx_map);
                 let shape =
@@ -168,6 +169,7 @@ fn typed_deliveries_agree_with_the_interpreter() {
             .map(|(p, t)| (p.as_str(), t.as_str()))
             .collect();
         let interpreted = registry(&files);
+        let interpreter = interpreted.interpreter();
         let mut rng = Rng::new(synth.seed.wrapping_mul(104_729).wrapping_add(3));
         let mut names = project.response_names.clone();
         names.push("utter_missing".to_owned());
@@ -200,7 +202,7 @@ fn typed_deliveries_agree_with_the_interpreter() {
                 None => Context::new(&slots),
             };
             for (name, got) in names.iter().zip(&outcomes) {
-                let want = interpreted.deliver(name, &ctx);
+                let want = interpreter.deliver(name, &ctx);
                 let want = (
                     want.text.to_string(),
                     want.variant,

@@ -72,7 +72,8 @@ pub fn deliver(
         }
         None => Context::new(memory),
     };
-    let d = registry.deliver(name, &ctx);
+    let interpreter = registry.interpreter();
+    let d = interpreter.deliver(name, &ctx);
     (d.text.into_owned(), d.variant, d.rephrase, d.fallback)
 }
 

@@ -139,6 +139,7 @@ fn the_typed_view_reads_private_entries_only_in_their_skill() {
 #[test]
 fn typed_dynamic_and_interpreted_deliveries_agree() {
     let registry = interpreter();
+    let interpreting = registry.interpreter();
     let sizes = [None, Some("small"), Some("large"), Some("extra-large")];
     let counts = [None, Some(0), Some(1), Some(3)];
     let prices = [
@@ -181,7 +182,7 @@ fn typed_dynamic_and_interpreted_deliveries_agree() {
                             None => Context::new(&slots),
                         };
                         for &response in Response::ALL {
-                            let want = registry.deliver(response.name(), &ctx);
+                            let want = interpreting.deliver(response.name(), &ctx);
                             let typed = view.deliver(response);
                             let dynamic = agent::deliver(response, &view.context());
                             let rendered = view.render(response);

@@ -128,7 +128,8 @@ mod delivery {
         let name = name_of(case);
         let ctx = Context::for_skill_id(&*INTERPRETED_MEMORY, "bench", &INTERPRETED.skills)
             .expect("a skill of the agent");
-        b.bench_local(|| INTERPRETED.deliver(black_box(name), &ctx));
+        let interpreter = INTERPRETED.interpreter();
+        b.bench_local(|| interpreter.deliver(black_box(name), &ctx));
     }
 
     #[divan::bench(args = CASE_NAMES)]
@@ -171,8 +172,9 @@ mod scaling {
         }
         let ctx = Context::for_skill_id(&memory, "bench", &registry.skills).expect("a skill");
         let name = scaled_name(n);
-        assert_eq!(registry.deliver(&name, &ctx).variant, Some(1));
-        b.bench_local(|| registry.deliver(black_box(&name), &ctx));
+        let interpreter = registry.interpreter();
+        assert_eq!(interpreter.deliver(&name, &ctx).variant, Some(1));
+        b.bench_local(|| interpreter.deliver(black_box(&name), &ctx));
     }
 
     #[divan::bench(args = SIZES)]

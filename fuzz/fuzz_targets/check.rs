@@ -26,6 +26,7 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(check(&files).findings, checked.findings);
     if let Ok(registry) = lower(&checked) {
         let memory = utter::MapMemory::new();
+        let interpreter = registry.interpreter();
         let skills = registry.skills.iter().map(|s| Some(s.as_str()));
         for skill in [None].into_iter().chain(skills) {
             let ctx = match skill {
@@ -34,7 +35,7 @@ fuzz_target!(|data: &[u8]| {
                 None => utter::Context::new(&memory),
             };
             for response in &registry.responses {
-                let d = registry.deliver(&response.name, &ctx);
+                let d = interpreter.deliver(&response.name, &ctx);
                 assert!(d.fallback || d.variant.is_some());
             }
         }

@@ -45,10 +45,11 @@ fn interpret(
         }
         None => Context::new(&slots),
     };
+    let interpreter = registry.interpreter();
     let deliveries = names
         .iter()
         .map(|name| {
-            let d = registry.deliver(name, &ctx);
+            let d = interpreter.deliver(name, &ctx);
             (d.text.into_owned(), d.variant, d.rephrase, d.fallback)
         })
         .collect();

@@ -37,6 +37,7 @@ fn main() {
                 memory.set(ns, entry, value).expect("declared");
             }
             registry
+                .interpreter()
                 .deliver(&name, &Context::for_skill_id(&memory, "bench", &["bench"]).expect("a skill"))
                 .text
                 .into_owned()

@@ -6,7 +6,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use utter::{Context, SlotMemory};
-use utter_compiler::Registry;
+use utter_compiler::Interpreter;
 
 use crate::{Fatal, registry_or_errors};
 
@@ -15,6 +15,7 @@ pub fn cmd_deliver_batch(dir: &Path, color: bool) -> Result<ExitCode, Fatal> {
     let Some(registry) = registry_or_errors(dir, "delivered", color)? else {
         return Ok(ExitCode::from(1));
     };
+    let interpreter = registry.interpreter();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let limit = utter_compiler::load::project::MAX_FILE_BYTES;
@@ -23,14 +24,15 @@ pub fn cmd_deliver_batch(dir: &Path, color: bool) -> Result<ExitCode, Fatal> {
         if line.len() as u64 > limit {
             return Err(Fatal(format!("a request of more than {limit} bytes")));
         }
-        let answer = deliver_request(&registry, &line);
+        let answer = deliver_request(&interpreter, &line);
         writeln!(out, "{answer}")?;
     }
     Ok(ExitCode::SUCCESS)
 }
 
 /// One `deliver-batch` request answered.
-fn deliver_request(registry: &Registry, line: &str) -> serde_json::Value {
+fn deliver_request(interpreter: &Interpreter<'_>, line: &str) -> serde_json::Value {
+    let registry = interpreter.registry();
     let request: serde_json::Value = match serde_json::from_str(line) {
         Ok(r) => r,
         Err(e) => return serde_json::json!({"error": format!("not a JSON request: {e}")}),
@@ -55,7 +57,7 @@ fn deliver_request(registry: &Registry, line: &str) -> serde_json::Value {
         },
         None => Context::new(&memory),
     };
-    let d = registry.deliver(response, &ctx);
+    let d = interpreter.deliver(response, &ctx);
     serde_json::json!({
         "text": d.text,
         "variant": d.variant,

@@ -537,7 +537,8 @@ fn cmd_render(
             .map_err(|e| Fatal(e.to_string()))?,
         None => Context::new(&memory),
     };
-    let delivery = registry.deliver(response, &ctx);
+    let interpreter = registry.interpreter();
+    let delivery = interpreter.deliver(response, &ctx);
     if explain {
         eprint!("{}", explain::why_delivered(&registry, response, &ctx));
     }

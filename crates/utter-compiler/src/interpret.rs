@@ -5,11 +5,11 @@
 use std::fmt;
 use std::path::Path;
 
+use utter::program::{Program, ProgramData};
 use utter::{Context, Delivery, EvalError};
 
 use crate::condition::Expr;
 use crate::diagnostics::{Finding, codes};
-use crate::encode::ProgramData;
 use crate::load::project::{ProjectFiles, ReadError};
 use crate::lower::{Registry, lower};
 use crate::validate::check;
@@ -28,21 +28,50 @@ impl Registry {
         matches!(self.eval(expr, ctx), Ok(true))
     }
 
+    /// The registry ready to deliver: its responses encoded once.
+    pub fn interpreter(&self) -> Interpreter<'_> {
+        Interpreter {
+            registry: self,
+            program: self.encode(),
+        }
+    }
+}
+
+/// Delivers the responses of a [`Registry`] at run time: the registry and
+/// its program (the encoded responses the runtime's evaluator walks).
+#[derive(Clone, Debug)]
+pub struct Interpreter<'r> {
+    registry: &'r Registry,
+    program: ProgramData,
+}
+
+impl<'r> Interpreter<'r> {
+    /// The registry it delivers.
+    pub fn registry(&self) -> &'r Registry {
+        self.registry
+    }
+
+    /// The encoded responses.
+    pub fn program(&self) -> Program<'_> {
+        self.program.program()
+    }
+
     /// The variant of `response` (by index in `responses`) to deliver: the
     /// first conditioned variant that holds, else the default; `None` when
     /// nothing can be selected.
     pub fn select(&self, response: usize, ctx: &Context<'_>) -> Option<usize> {
-        self.program.program().select(response, &self.entries, ctx)
+        self.program().select(response, &self.registry.entries, ctx)
     }
 
     /// Delivers `name`: the selected variant, interpolated; or the name itself
     /// (not rephrased) when it is unknown or nothing can be selected.
     pub fn deliver<'a>(&'a self, name: &'a str, ctx: &Context<'_>) -> Delivery<'a> {
         match self
+            .registry
             .responses
             .binary_search_by(|r| r.name.as_str().cmp(name))
         {
-            Ok(index) => self.program.program().deliver(index, &self.entries, ctx),
+            Ok(index) => self.program().deliver(index, &self.registry.entries, ctx),
             Err(_) => Delivery::fallback(name),
         }
     }

@@ -6,7 +6,7 @@
 //!    placeholders by [`template`]), merge the registry; findings accumulate;
 //!    then [`analysis`] decides which variants each memory state delivers.
 //! 3. [`lower`](mod@lower): an error-free project into the registry IR,
-//!    and [`encode`] it as a program for the runtime's evaluator.
+//!    encoded on demand ([`Registry::encode`]) by the runtime's encoder.
 //! 4. Run it: [`interpret`] delivers at run time (on that program);
 //!    `codegen` emits Rust (straight-line code, or the program itself for
 //!    large agents).
@@ -17,7 +17,6 @@ pub mod bundled;
 pub mod codegen;
 pub mod condition;
 pub mod diagnostics;
-pub mod encode;
 pub mod interpret;
 pub mod load;
 pub mod lower;
@@ -27,7 +26,7 @@ pub mod template;
 pub mod validate;
 
 pub use diagnostics::{Finding, Severity, SourceFile, codes};
-pub use interpret::RegistryError;
+pub use interpret::{Interpreter, RegistryError};
 pub use load::project::{ProjectFiles, ReadError};
 pub use lower::{Registry, lower};
 pub use validate::{Checked, check};

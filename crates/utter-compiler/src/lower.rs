@@ -2,8 +2,8 @@
 //! interpreter and the code generator consume. Memory references become dense
 //! entry ids; texts become pieces; each response gets its selection plan.
 
-use crate::encode::ProgramData;
 use std::collections::HashMap;
+use utter::program::{ProgramData, VariantSource};
 
 use utter::{Entry, Piece, StepKind};
 
@@ -29,9 +29,6 @@ pub struct Registry {
     pub responses: Vec<Response>,
     /// What each project skill's skill.md references, by skill id (sorted).
     pub skill_refs: Vec<SkillRefs>,
-    /// `responses` encoded for the runtime's evaluator (what the
-    /// interpreter runs, and what compact generated code embeds).
-    pub program: ProgramData,
 }
 
 /// The responses one skill's skill.md references, as indices into
@@ -88,6 +85,22 @@ pub struct Variant {
     pub rephrase: bool,
 }
 
+impl Response {
+    /// Appends this response to `data`, as its next response number.
+    pub fn encode_into(&self, data: &mut ProgramData) {
+        let variants: Vec<VariantSource<'_, Expr<usize>>> = self
+            .variants
+            .iter()
+            .map(|v| VariantSource {
+                condition: v.condition.as_ref(),
+                rephrase: v.rephrase,
+                pieces: &v.pieces,
+            })
+            .collect();
+        data.response(&self.name, self.default, &variants);
+    }
+}
+
 impl Registry {
     /// The response called `name` (binary search: responses are sorted).
     pub fn response(&self, name: &str) -> Option<&Response> {
@@ -97,10 +110,16 @@ impl Registry {
             .map(|i| &self.responses[i])
     }
 
-    /// Encodes `responses` again: after editing them by hand, so the
-    /// interpreter delivers what they now say.
-    pub fn refresh_program(&mut self) {
-        self.program = ProgramData::of_responses(&self.responses);
+    /// `responses` encoded for the runtime's evaluator (in order: response
+    /// number = index): what the interpreter runs and compact generated
+    /// code embeds. Encoded on each call, so it always says what
+    /// `responses` say.
+    pub fn encode(&self) -> ProgramData {
+        let mut data = ProgramData::default();
+        for response in &self.responses {
+            response.encode_into(&mut data);
+        }
+        data
     }
 
     /// What skill `skill`'s skill.md references.
@@ -260,14 +279,12 @@ pub fn lower(checked: &Checked) -> Result<Registry, Vec<Finding>> {
             refs
         })
         .collect();
-    let program = ProgramData::of_responses(&responses);
     Ok(Registry {
         entries,
         declarations: checked.memory.clone(),
         skills: checked.skills.clone(),
         responses,
         skill_refs,
-        program,
     })
 }
 

@@ -275,7 +275,7 @@ fn nearest<'k>(name: &str, known: impl IntoIterator<Item = &'k str>) -> Option<S
     let limit = (name.chars().count() / 3).max(1);
     known
         .into_iter()
-        .map(|k| (crate::edit_distance(name, k, limit + 1), k))
+        .map(|k| (crate::suggest::edit_distance(name, k, limit + 1), k))
         .filter(|(d, _)| *d <= limit)
         .min()
         .map(|(_, k)| k.to_owned())

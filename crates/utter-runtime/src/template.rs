@@ -4,12 +4,12 @@
 use std::borrow::Cow;
 use std::fmt::{self, Write};
 
-use crate::__private::{Writer, write_parts, written};
 use crate::delivery::Delivery;
-use crate::format::{LONGEST_NUMBER, write_py_str};
+use crate::format::LONGEST_NUMBER;
 use crate::memory::{Entry, Reader};
 use crate::program::{CompactVariant, Program};
-use crate::value::ValueRef;
+use crate::resolve::{Resolved, bare_entry, resolve_entry};
+use crate::writer::{Writer, write_parts, written};
 
 /// One piece of a variant's text, split at compile time. Generated code holds
 /// `Piece<&'static str, &'static [usize]>`; the interpreter owned strings.
@@ -24,57 +24,15 @@ pub enum Piece<S = &'static str, C = &'static [usize]> {
     Bare { candidates: C, raw: S },
 }
 
-/// What a piece delivers: literal text, or a memory value to format.
-#[derive(Clone, Copy)]
-pub(crate) enum Resolved<'p, 'v> {
-    Text(&'p str),
-    Value(ValueRef<'v>),
-}
-
-impl Resolved<'_, '_> {
-    pub(crate) fn write(self, out: &mut impl Write) -> fmt::Result {
-        match self {
-            Resolved::Text(text) => out.write_str(text),
-            Resolved::Value(value) => write_py_str(out, value),
-        }
-    }
-}
-
-/// The entry a `{name}` placeholder reads: the active skill's own entry of
-/// that name, else the project's; `candidates` are the ids of the declared
-/// entries called `name`.
-pub(crate) fn bare_entry<'e, N: AsRef<str>, V, R: Reader>(
-    candidates: impl Iterator<Item = usize> + Clone,
-    entries: &'e [Entry<N, V>],
-    ctx: &R,
-) -> Option<&'e Entry<N, V>> {
-    let named = |ns: &str| {
-        candidates
-            .clone()
-            .filter_map(|id| entries.get(id))
-            .find(|e| e.namespace.as_ref() == ns)
-    };
-    ctx.skill_id().and_then(named).or_else(|| named("project"))
-}
-
-/// What a placeholder reading `entry` delivers: the value, the entry's
-/// `unset_text` when unset, or the placeholder as written (no such entry,
-/// or unset without an `unset_text`).
-pub(crate) fn resolve_entry<'p, 'v, N: AsRef<str>, V, R: Reader>(
-    entry: Option<&'p Entry<N, V>>,
-    raw: &'p str,
-    ctx: &'v R,
-) -> Resolved<'p, 'v> {
-    let Some(entry) = entry else {
-        return Resolved::Text(raw);
-    };
-    let value = ctx.value(entry);
-    match (&entry.unset_text, value.is_none()) {
-        (_, false) => Resolved::Value(value),
-        (Some(text), true) => Resolved::Text(text.as_ref()),
-        // Unset or unreadable: left exactly as written.
-        (None, true) => Resolved::Text(raw),
-    }
+/// One variant of a compiled response.
+pub struct Variant {
+    pub pieces: &'static [Piece],
+    /// The text when it has no placeholder: delivered without rendering.
+    pub literal: Option<&'static str>,
+    pub rephrase: bool,
+    /// The capacity a rendered text starts with: its literal bytes plus
+    /// the longest number per placeholder (longer strings grow it).
+    pub capacity: usize,
 }
 
 impl<S: AsRef<str>, C: AsRef<[usize]>> Piece<S, C> {
@@ -187,7 +145,7 @@ impl<'r, R: Reader> Rendered<'r, R> {
     #[doc(hidden)]
     pub fn new(
         response: &'static str,
-        selected: Option<(usize, &'static crate::__private::Variant, Option<Writer<R>>)>,
+        selected: Option<(usize, &'static Variant, Option<Writer<R>>)>,
         entries: &'static [Entry],
         reader: &'r R,
     ) -> Self {

@@ -25,9 +25,9 @@ use std::collections::BTreeSet;
 use utter::{Context, Entry, EntryKey, EvalError, Memory, Value, ValueRef, Visibility};
 
 use crate::condition::Expr;
-use crate::encode::ProgramData;
 use crate::lower::Registry;
 use domain::Comparisons;
+use utter::program::ProgramData;
 
 /// The most memory states enumerated for one response and view (each
 /// evaluates the response's conditions once); beyond, no claim.
@@ -196,7 +196,7 @@ pub fn analyse_subject(subject: &Subject<'_>, view: Option<&str>) -> (Vec<Verdic
     let mut program = ProgramData::default();
     let at: Vec<usize> = conditioned
         .iter()
-        .map(|(_, expr)| program.condition(expr) as usize)
+        .map(|(_, expr)| program.condition(*expr) as usize)
         .collect();
     let program = program.program();
     let mut memory = StateMemory(vec![None; subject.entries.len()]);

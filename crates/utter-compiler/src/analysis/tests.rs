@@ -50,7 +50,8 @@ fn verdicts(memory: &str, variants: &str) -> String {
                         .expect("a witness holds declared types");
                 }
                 let ctx = Context::for_skill_id(&memory, "s", &registry.skills).unwrap();
-                let delivered = registry.deliver("utter_r", &ctx);
+                let interpreter = registry.interpreter();
+                let delivered = interpreter.deliver("utter_r", &ctx);
                 assert_eq!(
                     delivered.variant,
                     Some(v),

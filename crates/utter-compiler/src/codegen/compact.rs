@@ -1,4 +1,4 @@
-//! Responses as data, for large agents: the registry's encoded program
+//! Responses as data, for large agents: the registry encoded as a program
 //! (one string and two byte-string literals) and entry points that hand it
 //! to the runtime's evaluator. A few literals instead of a function and a
 //! static per variant: rustc and LLVM have next to nothing to type-check or
@@ -14,7 +14,7 @@ use crate::lower::Registry;
 /// The compiled responses in compact form: `PROGRAM` and the entry points
 /// `select`, `deliver` and `rendered` (as the straight-line form has them).
 pub fn compact_responses(registry: &Registry) -> TokenStream {
-    let program = &registry.program;
+    let program = registry.encode();
     let strings = lit_str(&program.strings);
     let code = Literal::byte_string(&program.code);
     let responses = Literal::byte_string(&program.responses);

@@ -299,3 +299,25 @@ mod tests {
         assert_eq!(refs[0].entry_span, 15..21);
     }
 }
+
+/// What the runtime's encoder walks: a condition whose memory references
+/// are entry ids.
+impl utter::program::Condition for Expr<usize> {
+    fn node(&self) -> utter::program::Node<'_, Self> {
+        use utter::program::{Literal as Lit, Node};
+        match self {
+            Expr::Or(items) => Node::Or(items),
+            Expr::And(items) => Node::And(items),
+            Expr::Not(inner) => Node::Not(inner),
+            Expr::Compare { first, rest } => Node::Compare { first, rest },
+            Expr::Ref(id) => Node::Ref(*id),
+            Expr::Lit(literal) => Node::Lit(match literal {
+                Literal::None => Lit::None,
+                Literal::Bool(b) => Lit::Bool(*b),
+                Literal::Int(i) => Lit::Int(*i),
+                Literal::Float(f) => Lit::Float(*f),
+                Literal::Str(s) => Lit::Str(s),
+            }),
+        }
+    }
+}

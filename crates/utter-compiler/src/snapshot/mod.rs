@@ -102,7 +102,18 @@ pub fn deliver_state(
             .unwrap_or_else(|_| Context::new(&memory)),
         None => Context::new(&memory),
     };
-    registry.deliver(name, &ctx).text.into_owned()
+    // Only this response is encoded: a snapshot delivers every witness of
+    // every response, and encoding the whole registry each time is quadratic.
+    let Some(response) = registry.response(name) else {
+        return name.to_owned();
+    };
+    let mut program = utter::program::ProgramData::default();
+    response.encode_into(&mut program);
+    program
+        .program()
+        .deliver(0, &registry.entries, &ctx)
+        .text
+        .into_owned()
 }
 
 /// Why a variant is never delivered, in words.

@@ -9,21 +9,20 @@
 //! `offset, length` into `strings`):
 //!
 //! - `responses`: per response, the offset of its record in `code`.
-//! - a response record: name (text), default variant (`u32::MAX`: none),
-//!   variant count, then each variant: condition offset in `code`
-//!   (`u32::MAX`: unconditioned), rephrase (`u8`), piece count, byte
-//!   length of the pieces, capacity of the rendered text (its literal
-//!   bytes plus the longest number per placeholder), the pieces.
-//! - a piece: `u8` tag, then `TEXT` text | `SESSION` entry id, raw text |
-//!   `BARE` candidate count, candidate ids, raw text.
-//! - a condition node: `u8` tag, then `OR`/`AND` end offset, child count,
-//!   children | `NOT` child | `COMPARE` end offset, operand count after the
-//!   first, first operand, then per operand `u8` operator and the operand |
-//!   `REF` entry id | `NONE`, `TRUE`, `FALSE` | `INT` `i64` | `FLOAT` `f64`
-//!   bits | `STR` text | `CMP_LIT` `u8` operator, entry id, literal node.
+//! - a response record: name (text), default variant ([`ABSENT`]: none),
+//!   variant count, then each variant: its fixed part (layout in
+//!   [`variant`]: condition offset or [`ABSENT`], rephrase flag, piece
+//!   count, byte length of the pieces, capacity of the rendered text, that
+//!   is its literal bytes plus the longest number per placeholder), then
+//!   the pieces.
+//! - a piece: a [`PieceTag`], then what the tag says.
+//! - a condition node: a [`NodeTag`], then what the tag says; an operator
+//!   is one byte ([`operator_byte`]).
 //!
-//! Decoding is bounds-checked: data that does not decode selects nothing
-//! (the response's name is delivered) instead of panicking.
+//! One owner: the layout is named in `format`, written by [`ProgramData`]
+//! (`encode`) and read here, beside each other. Decoding is bounds-checked:
+//! data that does not decode selects nothing (the response's name is
+//! delivered) instead of panicking.
 
 use std::borrow::Cow;
 use std::fmt::{self, Write};
@@ -31,41 +30,14 @@ use std::fmt::{self, Write};
 use crate::delivery::Delivery;
 use crate::fast::{eq_bool, eq_float, eq_int, eq_str, ord_float, ord_int, ord_str};
 use crate::memory::{Entry, Reader};
-use crate::template::{Resolved, bare_entry, resolve_entry};
+use crate::resolve::{Resolved, bare_entry, resolve_entry};
 use crate::value::{CmpOp, EvalError, ValueRef, compare};
 
-/// Piece tags.
-pub const TEXT: u8 = 0;
-pub const SESSION: u8 = 1;
-pub const BARE: u8 = 2;
-/// Condition node tags.
-pub const OR: u8 = 1;
-pub const AND: u8 = 2;
-pub const NOT: u8 = 3;
-pub const COMPARE: u8 = 4;
-pub const REF: u8 = 5;
-pub const NONE: u8 = 6;
-pub const TRUE: u8 = 7;
-pub const FALSE: u8 = 8;
-pub const INT: u8 = 9;
-pub const FLOAT: u8 = 10;
-pub const STR: u8 = 11;
-/// `entry <op> literal` (one comparison, the most common condition):
-/// operator byte, entry id, then the literal node. Compared by the helpers
-/// straight-line code calls, which equal the general `compare`.
-pub const CMP_LIT: u8 = 12;
-/// "No condition" / "no default".
-pub const ABSENT: u32 = u32::MAX;
+mod encode;
+mod format;
 
-/// The operator of a `COMPARE` operand, by its byte.
-pub const OPERATORS: [CmpOp; 6] = [
-    CmpOp::Eq,
-    CmpOp::Ne,
-    CmpOp::Lt,
-    CmpOp::Le,
-    CmpOp::Gt,
-    CmpOp::Ge,
-];
+pub use encode::{Condition, Literal, Node, ProgramData, VariantSource};
+pub use format::{ABSENT, NodeTag, OPERATORS, PieceTag, operator, operator_byte, variant};
 
 /// An encoded agent (see the module docs for the layout).
 #[derive(Clone, Copy, Debug)]
@@ -120,6 +92,13 @@ fn le32<const N: usize>(record: &[u8; N], at: usize) -> u32 {
     let mut bytes = [0; 4];
     bytes.copy_from_slice(&record[at..at + 4]);
     u32::from_le_bytes(bytes)
+}
+
+/// The tag at the cursor, as a node tag.
+#[inline]
+fn node_tag(cursor: &mut Cursor<'_>) -> Result<NodeTag, Stop> {
+    let byte = cursor.u8().ok_or(Stop::Malformed)?;
+    NodeTag::try_from(byte).map_err(|_| Stop::Malformed)
 }
 
 /// One variant of a response record.
@@ -185,15 +164,15 @@ impl<'a> Program<'a> {
         let count = cursor.index()?;
         let variants = (0..count).map(move |_| {
             // The fixed part of the record, bounds-checked once.
-            let record: [u8; 17] = cursor.bytes()?;
-            let len = le32(&record, 9) as usize;
+            let record: [u8; variant::LEN] = cursor.bytes()?;
+            let len = le32(&record, variant::PIECE_BYTES) as usize;
             let pieces_at = cursor.at;
             cursor.at = cursor.at.checked_add(len)?;
             Some(VariantRecord {
-                condition: le32(&record, 0),
-                rephrase: record[4] != 0,
-                piece_count: le32(&record, 5) as usize,
-                capacity: le32(&record, 13) as usize,
+                condition: le32(&record, variant::CONDITION),
+                rephrase: record[variant::REPHRASE] != 0,
+                piece_count: le32(&record, variant::PIECE_COUNT) as usize,
+                capacity: le32(&record, variant::CAPACITY) as usize,
                 pieces_at,
             })
         });
@@ -212,13 +191,13 @@ impl<'a> Program<'a> {
             code: self.code,
             at,
         };
-        let tag = cursor.u8().ok_or(Stop::Malformed)?;
+        let tag = node_tag(&mut cursor)?;
         let value = match tag {
-            OR | AND => {
+            NodeTag::Or | NodeTag::And => {
                 let end = forward(cursor.index(), at)?;
                 let count = cursor.u32().ok_or(Stop::Malformed)?;
                 // `or` stops at the first truthy operand, `and` at the first falsy one.
-                let stop_at = tag == OR;
+                let stop_at = tag == NodeTag::Or;
                 let mut next = cursor.at;
                 for _ in 0..count {
                     let (value, after) = self.eval(next, entries, reader)?;
@@ -229,17 +208,17 @@ impl<'a> Program<'a> {
                 }
                 return Ok((ValueRef::Bool(!stop_at), end));
             }
-            NOT => {
+            NodeTag::Not => {
                 let (value, after) = self.eval(cursor.at, entries, reader)?;
                 return Ok((ValueRef::Bool(!value.truthy()), after));
             }
-            COMPARE => {
+            NodeTag::Compare => {
                 let end = forward(cursor.index(), at)?;
                 let count = cursor.u32().ok_or(Stop::Malformed)?;
                 let (mut left, mut next) = self.eval(cursor.at, entries, reader)?;
                 for _ in 0..count {
                     let op = self.code.get(next).ok_or(Stop::Malformed)?;
-                    let op = *OPERATORS.get(*op as usize).ok_or(Stop::Malformed)?;
+                    let op = operator(*op).ok_or(Stop::Malformed)?;
                     let (right, after) = self.eval(next + 1, entries, reader)?;
                     // Python chaining: stop at the first false comparison.
                     if !compare(op, left, right)? {
@@ -250,22 +229,22 @@ impl<'a> Program<'a> {
                 }
                 return Ok((ValueRef::Bool(true), end));
             }
-            CMP_LIT => {
+            NodeTag::CmpLit => {
                 let [op, id @ ..]: [u8; 5] = cursor.bytes().ok_or(Stop::Malformed)?;
-                let op = *OPERATORS.get(op as usize).ok_or(Stop::Malformed)?;
+                let op = operator(op).ok_or(Stop::Malformed)?;
                 let id = u32::from_le_bytes(id) as usize;
                 let value = match entries.get(id) {
                     Some(entry) => reader.value(entry),
                     None => ValueRef::None,
                 };
-                let tag = cursor.u8().ok_or(Stop::Malformed)?;
+                let tag = node_tag(&mut cursor)?;
                 let literal = self.literal_node(tag, &mut cursor)?;
                 return Ok((
                     ValueRef::Bool(compare_literal(op, value, literal)?),
                     cursor.at,
                 ));
             }
-            REF => {
+            NodeTag::Ref => {
                 let id = cursor.index().ok_or(Stop::Malformed)?;
                 entries
                     .get(id)
@@ -276,16 +255,16 @@ impl<'a> Program<'a> {
         Ok((value, cursor.at))
     }
 
-    /// A literal node (`NONE` to `STR`) whose tag has been read.
+    /// A literal node (`None` to `Str`) whose tag has been read.
     #[inline]
-    fn literal_node(self, tag: u8, cursor: &mut Cursor<'_>) -> Result<ValueRef<'a>, Stop> {
+    fn literal_node(self, tag: NodeTag, cursor: &mut Cursor<'_>) -> Result<ValueRef<'a>, Stop> {
         Ok(match tag {
-            NONE => ValueRef::None,
-            TRUE => ValueRef::Bool(true),
-            FALSE => ValueRef::Bool(false),
-            INT => ValueRef::Int(cursor.u64().ok_or(Stop::Malformed)? as i64),
-            FLOAT => ValueRef::Float(f64::from_bits(cursor.u64().ok_or(Stop::Malformed)?)),
-            STR => ValueRef::Str(self.text(cursor).ok_or(Stop::Malformed)?),
+            NodeTag::None => ValueRef::None,
+            NodeTag::True => ValueRef::Bool(true),
+            NodeTag::False => ValueRef::Bool(false),
+            NodeTag::Int => ValueRef::Int(cursor.u64().ok_or(Stop::Malformed)? as i64),
+            NodeTag::Float => ValueRef::Float(f64::from_bits(cursor.u64().ok_or(Stop::Malformed)?)),
+            NodeTag::Str => ValueRef::Str(self.text(cursor).ok_or(Stop::Malformed)?),
             _ => return Err(Stop::Malformed),
         })
     }
@@ -330,8 +309,7 @@ impl<'a> Program<'a> {
             let Some(variant) = variant else {
                 return Some((name, None));
             };
-            // As `utter::select`: the first conditioned variant that holds,
-            // else the default.
+            // The first conditioned variant that holds, else the default.
             if variant.condition != ABSENT
                 && self.holds(variant.condition as usize, entries, reader)
             {
@@ -373,13 +351,13 @@ impl<'a> Program<'a> {
             at: variant.pieces_at,
         };
         (0..variant.piece_count).map_while(move |_| {
-            let resolved = match cursor.u8()? {
-                TEXT => Resolved::Text(program.text(&mut cursor)?),
-                SESSION => {
+            let resolved = match PieceTag::try_from(cursor.u8()?).ok()? {
+                PieceTag::Text => Resolved::Text(program.text(&mut cursor)?),
+                PieceTag::Session => {
                     let entry = entries.get(cursor.index()?);
                     resolve_entry(entry, program.text(&mut cursor)?, reader)
                 }
-                BARE => {
+                PieceTag::Bare => {
                     let len = cursor.index()?.checked_mul(4)?;
                     let ids = cursor.code.get(cursor.at..cursor.at.checked_add(len)?)?;
                     cursor.at += len;
@@ -389,7 +367,6 @@ impl<'a> Program<'a> {
                     let entry = bare_entry(candidates, entries, reader);
                     resolve_entry(entry, program.text(&mut cursor)?, reader)
                 }
-                _ => return None,
             };
             Some(resolved)
         })
@@ -403,7 +380,7 @@ impl<'a> Program<'a> {
         };
         match variant.piece_count {
             0 => Some(""),
-            1 if cursor.u8()? == TEXT => self.text(&mut cursor),
+            1 if cursor.u8()? == PieceTag::Text as u8 => self.text(&mut cursor),
             _ => None,
         }
     }

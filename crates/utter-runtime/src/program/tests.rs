@@ -1,78 +1,134 @@
-//! The program evaluator on hand-encoded and corrupted data.
+//! The program format: built through its encoder, read by its evaluator,
+//! and the evaluator on corrupted data.
 
 use super::*;
 use crate::memory::{Context, MapMemory, Visibility};
+use crate::template::Piece;
 use crate::types::EntryType;
+use crate::value::Value;
 use proptest::prelude::*;
 
-const ENTRIES: [Entry; 1] = [Entry {
-    id: 0,
-    namespace: "s",
-    name: "n",
-    visibility: Visibility::Public,
-    unset_text: None,
-    ty: EntryType::Any,
-    values: &[],
-}];
+const ENTRIES: [Entry; 2] = [
+    Entry {
+        id: 0,
+        namespace: "s",
+        name: "n",
+        visibility: Visibility::Public,
+        unset_text: None,
+        ty: EntryType::Any,
+        values: &[],
+    },
+    Entry {
+        id: 1,
+        namespace: "s",
+        name: "m",
+        visibility: Visibility::Public,
+        unset_text: Some("(unset)"),
+        ty: EntryType::Any,
+        values: &[],
+    },
+];
 
-fn le(n: u32) -> [u8; 4] {
-    n.to_le_bytes()
+/// A condition tree for the tests: what the compiler's parsed conditions
+/// are to the encoder.
+#[derive(Clone, Debug)]
+enum Cond {
+    Or(Vec<Cond>),
+    And(Vec<Cond>),
+    Not(Box<Cond>),
+    Compare(Box<Cond>, Vec<(CmpOp, Cond)>),
+    Ref(usize),
+    Lit(Value),
 }
 
-/// `utter_x`: `n < 5` -> "small {n}" (variant 0), else "big" (variant 1).
-fn program_bytes() -> (String, Vec<u8>, Vec<u8>) {
-    let strings = "utter_xsmall {session.s.n}big".to_owned();
-    let mut code = Vec::new();
-    // Condition at 0: COMPARE(end, 1 operand) REF 0, Lt, INT 5.
-    code.push(COMPARE);
-    code.extend(le(0));
-    code.extend(le(1));
-    code.push(REF);
-    code.extend(le(0));
-    code.push(2); // Lt
-    code.push(INT);
-    code.extend(5i64.to_le_bytes());
-    let end = code.len() as u32;
-    code[1..5].copy_from_slice(&le(end));
-    let record = code.len() as u32;
-    code.extend(le(0)); // name offset
-    code.extend(le(7)); // name length
-    code.extend(le(1)); // default: variant 1
-    code.extend(le(2)); // two variants
-    // Variant 0: condition at 0, not rephrased, two pieces.
-    let mut pieces = vec![TEXT];
-    pieces.extend(le(7));
-    pieces.extend(le(6)); // "small "
-    pieces.push(SESSION);
-    pieces.extend(le(0));
-    pieces.extend(le(13));
-    pieces.extend(le(13)); // "{session.s.n}"
-    code.extend(le(0));
-    code.push(0);
-    code.extend(le(2));
-    code.extend(le(pieces.len() as u32));
-    code.extend(le(30));
-    code.extend(&pieces);
-    // Variant 1: unconditioned, rephrased, "big".
-    code.extend(le(ABSENT));
-    code.push(1);
-    code.extend(le(1));
-    code.extend(le(9));
-    code.extend(le(3));
-    code.push(TEXT);
-    code.extend(le(26));
-    code.extend(le(3));
-    (strings, code, le(record).to_vec())
+impl Condition for Cond {
+    fn node(&self) -> Node<'_, Self> {
+        match self {
+            Cond::Or(items) => Node::Or(items),
+            Cond::And(items) => Node::And(items),
+            Cond::Not(inner) => Node::Not(inner),
+            Cond::Compare(first, rest) => Node::Compare { first, rest },
+            Cond::Ref(id) => Node::Ref(*id),
+            Cond::Lit(value) => Node::Lit(match value {
+                Value::Bool(b) => Literal::Bool(*b),
+                Value::Int(i) => Literal::Int(*i),
+                Value::Float(f) => Literal::Float(*f),
+                Value::Str(s) => Literal::Str(s),
+                _ => Literal::None,
+            }),
+        }
+    }
+}
+
+/// What a node means, written directly: the specification the encoded
+/// program must meet (`or`/`and` yield a bool, comparisons chain).
+fn meaning<'a>(cond: &'a Cond, ctx: &'a Context<'_>) -> Result<ValueRef<'a>, EvalError> {
+    Ok(match cond {
+        Cond::Or(items) | Cond::And(items) => {
+            let stop_at = matches!(cond, Cond::Or(_));
+            for item in items {
+                if meaning(item, ctx)?.truthy() == stop_at {
+                    return Ok(ValueRef::Bool(stop_at));
+                }
+            }
+            ValueRef::Bool(!stop_at)
+        }
+        Cond::Not(inner) => ValueRef::Bool(!meaning(inner, ctx)?.truthy()),
+        Cond::Compare(first, rest) => {
+            let mut left = meaning(first, ctx)?;
+            for (op, operand) in rest {
+                let right = meaning(operand, ctx)?;
+                if !compare(*op, left, right)? {
+                    return Ok(ValueRef::Bool(false));
+                }
+                left = right;
+            }
+            ValueRef::Bool(true)
+        }
+        Cond::Ref(id) => ctx.value(&ENTRIES[*id]),
+        Cond::Lit(value) => value.as_ref(),
+    })
+}
+
+/// `utter_x`: `n < 5` -> "small {session.s.n}" (variant 0), else "big"
+/// (variant 1, rephrased).
+fn small_or_big() -> ProgramData {
+    let condition = Cond::Compare(
+        Box::new(Cond::Ref(0)),
+        vec![(CmpOp::Lt, Cond::Lit(Value::Int(5)))],
+    );
+    let small: [Piece<String, Vec<usize>>; 2] = [
+        Piece::Text("small ".into()),
+        Piece::Session {
+            entry: 0,
+            raw: "{session.s.n}".into(),
+        },
+    ];
+    let big: [Piece<String, Vec<usize>>; 1] = [Piece::Text("big".into())];
+    let mut data = ProgramData::default();
+    data.response(
+        "utter_x",
+        Some(1),
+        &[
+            VariantSource {
+                condition: Some(&condition),
+                rephrase: false,
+                pieces: &small,
+            },
+            VariantSource {
+                condition: None,
+                rephrase: true,
+                pieces: &big,
+            },
+        ],
+    );
+    data
 }
 
 #[test]
-fn a_hand_encoded_program_selects_and_renders() {
-    let (strings, code, responses) = program_bytes();
-    let program = Program {
-        strings: &strings,
-        code: &code,
-        responses: &responses,
-    };
+fn an_encoded_program_selects_and_renders() {
+    let data = small_or_big();
+    let program = data.program();
     let small = MapMemory::new().with("s", "n", 3);
     let big = MapMemory::new().with("s", "n", 7);
     let text = MapMemory::new().with("s", "n", "a");
@@ -89,14 +145,19 @@ fn a_hand_encoded_program_selects_and_renders() {
     );
     // `"a" < 5` is an error: the variant is skipped.
     assert_eq!(deliver(&text).variant, Some(1));
+    // Conditions come before the record that points at them; `n < 5` is one node.
+    assert_eq!(
+        NodeTag::try_from(data.code[0]),
+        Ok(NodeTag::CmpLit),
+        "`n < 5`: one node"
+    );
     assert!(program.evaluate(0, &ENTRIES, &Context::new(&text)).is_err());
     assert_eq!(program.name(0), Some("utter_x"));
     // No such response: nothing to select.
     assert_eq!(program.select(1, &ENTRIES, &Context::new(&small)), None);
 }
 
-fn scalar() -> impl Strategy<Value = crate::value::Value> {
-    use crate::value::Value;
+fn scalar() -> impl Strategy<Value = Value> {
     prop_oneof![
         Just(Value::None),
         any::<bool>().prop_map(Value::Bool),
@@ -104,6 +165,85 @@ fn scalar() -> impl Strategy<Value = crate::value::Value> {
         prop_oneof![any::<f64>(), Just(1.0), Just(f64::NAN)].prop_map(Value::Float),
         "[a-c]{0,2}".prop_map(Value::Str),
     ]
+}
+
+fn operator_strategy() -> impl Strategy<Value = CmpOp> {
+    (0u8..6).prop_map(|b| operator(b).expect("six operators"))
+}
+
+fn condition() -> impl Strategy<Value = Cond> {
+    let leaf = prop_oneof![
+        (0usize..2).prop_map(Cond::Ref),
+        scalar().prop_map(Cond::Lit)
+    ];
+    leaf.prop_recursive(4, 24, 3, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 1..3).prop_map(Cond::Or),
+            prop::collection::vec(inner.clone(), 1..3).prop_map(Cond::And),
+            inner.clone().prop_map(|c| Cond::Not(Box::new(c))),
+            (
+                inner.clone(),
+                prop::collection::vec((operator_strategy(), inner), 1..3)
+            )
+                .prop_map(|(first, rest)| Cond::Compare(Box::new(first), rest)),
+        ]
+    })
+}
+
+fn piece() -> impl Strategy<Value = Piece<String, Vec<usize>>> {
+    prop_oneof![
+        "[a-z {}]{0,6}".prop_map(Piece::Text),
+        (0usize..3).prop_map(|entry| Piece::Session {
+            entry,
+            raw: format!("{{session.s.{entry}}}"),
+        }),
+        prop::collection::vec(0usize..3, 0..3).prop_map(|candidates| Piece::Bare {
+            candidates,
+            raw: "{m}".into(),
+        }),
+    ]
+}
+
+/// A response to encode: name, default, variants (condition, rephrase, pieces).
+type Source = (
+    String,
+    Option<usize>,
+    Vec<(Option<Cond>, bool, Vec<Piece<String, Vec<usize>>>)>,
+);
+
+fn response() -> impl Strategy<Value = Source> {
+    (
+        "utter_[a-z]{1,6}",
+        prop::collection::vec(
+            (
+                prop::option::of(condition()),
+                any::<bool>(),
+                prop::collection::vec(piece(), 0..4),
+            ),
+            0..4,
+        ),
+        any::<prop::sample::Index>(),
+    )
+        .prop_map(|(name, variants, default)| {
+            let default = (!variants.is_empty()).then(|| default.index(variants.len()));
+            (name, default, variants)
+        })
+}
+
+fn encode(responses: &[Source]) -> ProgramData {
+    let mut data = ProgramData::default();
+    for (name, default, variants) in responses {
+        let sources: Vec<VariantSource<'_, Cond>> = variants
+            .iter()
+            .map(|(condition, rephrase, pieces)| VariantSource {
+                condition: condition.as_ref(),
+                rephrase: *rephrase,
+                pieces,
+            })
+            .collect();
+        data.response(name, *default, &sources);
+    }
+    data
 }
 
 proptest! {
@@ -115,13 +255,66 @@ proptest! {
     fn literal_comparisons_are_the_general_rule(
         value in scalar(),
         literal in scalar(),
-        op in 0usize..6,
+        op in operator_strategy(),
     ) {
-        let op = OPERATORS[op];
         prop_assert_eq!(
             compare_literal(op, value.as_ref(), literal.as_ref()),
             compare(op, value.as_ref(), literal.as_ref())
         );
+    }
+
+    /// What the encoder writes, the evaluator reads back: every response's
+    /// name, every condition's meaning, the selected variant, its rephrase
+    /// flag and its text rendered piece by piece.
+    #[test]
+    fn encoded_responses_read_back(
+        responses in prop::collection::vec(response(), 1..4),
+        n in scalar(),
+        m in scalar(),
+    ) {
+        let data = encode(&responses);
+        let program = data.program();
+        let memory = MapMemory::new().with("s", "n", n).with("s", "m", m);
+        let ctx = Context::new(&memory);
+        for (index, (name, default, variants)) in responses.iter().enumerate() {
+            prop_assert_eq!(program.name(index), Some(name.as_str()));
+            let expected = variants
+                .iter()
+                .position(|(condition, _, _)| {
+                    condition.as_ref().is_some_and(|c| meaning(c, &ctx).is_ok_and(ValueRef::truthy))
+                })
+                .or(*default);
+            prop_assert_eq!(program.select(index, &ENTRIES, &ctx), expected);
+            let delivery = program.deliver(index, &ENTRIES, &ctx);
+            match expected {
+                Some(v) => {
+                    let (_, rephrase, pieces) = &variants[v];
+                    let pieces: Vec<Piece<&str, &[usize]>> = pieces
+                        .iter()
+                        .map(|p| match p {
+                            Piece::Text(t) => Piece::Text(t.as_str()),
+                            Piece::Session { entry, raw } => Piece::Session { entry: *entry, raw: raw.as_str() },
+                            Piece::Bare { candidates, raw } => Piece::Bare { candidates: candidates.as_slice(), raw: raw.as_str() },
+                        })
+                        .collect();
+                    let text = crate::template::render(&pieces, &ENTRIES, &ctx);
+                    prop_assert_eq!(delivery.text.as_ref(), text.as_ref());
+                    prop_assert_eq!(delivery.rephrase, *rephrase);
+                }
+                None => prop_assert!(delivery.fallback),
+            }
+        }
+    }
+
+    /// Every condition evaluates to what it means (or fails as it does).
+    #[test]
+    fn encoded_conditions_read_back(cond in condition(), n in scalar(), m in scalar()) {
+        let mut data = ProgramData::default();
+        let at = data.condition(&cond) as usize;
+        let memory = MapMemory::new().with("s", "n", n).with("s", "m", m);
+        let ctx = Context::new(&memory);
+        let expected = meaning(&cond, &ctx).map(ValueRef::truthy);
+        prop_assert_eq!(data.program().evaluate(at, &ENTRIES, &ctx), expected);
     }
 
     /// Data that does not decode never panics: it selects nothing, or
@@ -131,7 +324,7 @@ proptest! {
         flips in prop::collection::vec((any::<usize>(), any::<u8>()), 0..8),
         cut in any::<usize>(),
     ) {
-        let (strings, mut code, responses) = program_bytes();
+        let ProgramData { strings, mut code, responses, .. } = small_or_big();
         for (at, byte) in flips {
             let at = at % code.len();
             code[at] = byte;

@@ -18,8 +18,8 @@ use notify::Watcher as _;
 use utter_compiler::bundled::Dialect;
 use utter_compiler::codegen::{self, reload::schema_fingerprint, reload::wording_fingerprint};
 use utter_compiler::diagnostics::escape::escape;
-use utter_compiler::encode::ProgramData;
 use utter_compiler::{ProjectFiles, Registry, check, lower};
+use utter_runtime::program::ProgramData;
 use utter_runtime::{Delivery, Entry, Reader};
 
 use super::{CompiledAgent, HotReload};
@@ -262,8 +262,8 @@ impl Live {
             return ReloadEvent::Unchanged;
         }
         let loaded = Loaded {
+            program: registry.encode(),
             entries: registry.entries,
-            program: registry.program,
         };
         // Back to the compiled code when the wording is the compiled one again.
         let back_to_compiled = wording.as_slice() == self.agent.wording;

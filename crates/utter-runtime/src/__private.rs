@@ -1,0 +1,16 @@
+//! What generated code calls; not a stable API. Each item lives in the
+//! module of its concern; this one only gathers them.
+
+pub use crate::compiled::{Constant, Response, deliver, rendered};
+pub use crate::delivery::Delivery;
+pub use crate::fast::{eq_bool, eq_float, eq_int, eq_str, holds, ord_float, ord_int, ord_str};
+pub use crate::fields::{
+    boolean, categorical, dynamic, float, int, into_bool, into_dynamic, into_float, into_int,
+    into_text, text,
+};
+pub use crate::lookup::{lookup, name_hash};
+pub use crate::memory::{Context, Entry, Reader};
+pub use crate::program::Program;
+pub use crate::template::{Piece, Rendered, Variant, render};
+pub use crate::value::{CmpOp, EvalError, Value, ValueRef, compare};
+pub use crate::writer::{Part, Writer, put, write_parts, written};
