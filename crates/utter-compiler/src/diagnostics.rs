@@ -321,45 +321,62 @@ pub fn sort_findings(findings: &mut [Finding]) {
 
 /// The closest of `candidates` to `word`, if close enough to be a typo
 /// (an edit distance of at most a third of its length). The distance is
-/// bounded, so long names cost little.
+/// bounded, so long names cost little; a check of a whole project asks
+/// through its [`HintBudget`] instead.
 pub fn did_you_mean<'c>(
     word: &str,
     candidates: impl IntoIterator<Item = &'c str>,
 ) -> Option<&'c str> {
-    let word_len = word.chars().count();
-    let limit = (word_len / 3).max(1);
-    let mut best: Option<(usize, &'c str)> = None;
-    for candidate in candidates {
-        // Each comparison is paid from a per-thread budget, so a project of
-        // thousands of typos against thousands of names stays linear: once
-        // it is spent, findings come without hints.
-        let cost = word_len.min(MAX_HINT_CHARS) * candidate.len().min(MAX_HINT_CHARS) + 1;
-        if !HINT_BUDGET.with(|b| b.get().checked_sub(cost).map(|left| b.set(left)).is_some()) {
-            return None;
-        }
-        if word_len > MAX_HINT_CHARS || candidate.len() > MAX_HINT_CHARS * 4 {
-            continue;
-        }
-        let d = utter::edit_distance(word, candidate, limit);
-        if d <= limit && best.is_none_or(|b| (d, candidate) < b) {
-            best = Some((d, candidate));
-        }
-    }
-    best.map(|(_, c)| c)
+    HintBudget::new().did_you_mean(word, candidates)
 }
 
 /// Names longer than this get no did-you-mean (nobody misspells them).
 const MAX_HINT_CHARS: usize = 64;
-/// Character comparisons did-you-mean may spend per check of a project.
-const HINT_BUDGET_CELLS: usize = 4_000_000;
 
-thread_local! {
-    static HINT_BUDGET: std::cell::Cell<usize> = const { std::cell::Cell::new(HINT_BUDGET_CELLS) };
+/// What did-you-mean hints may still spend in one check, in character
+/// comparisons: a project of thousands of typos against thousands of names
+/// stays linear; once it is spent, findings come without hints.
+#[derive(Debug)]
+pub struct HintBudget(std::cell::Cell<usize>);
+
+impl Default for HintBudget {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
-/// Refills the did-you-mean budget: called at the start of each check.
-pub fn reset_hint_budget() {
-    HINT_BUDGET.with(|b| b.set(HINT_BUDGET_CELLS));
+impl HintBudget {
+    /// The budget of one check of a project.
+    pub const fn new() -> Self {
+        HintBudget(std::cell::Cell::new(4_000_000))
+    }
+
+    /// [`did_you_mean`], each comparison paid from this budget.
+    pub fn did_you_mean<'c>(
+        &self,
+        word: &str,
+        candidates: impl IntoIterator<Item = &'c str>,
+    ) -> Option<&'c str> {
+        let word_len = word.chars().count();
+        let limit = (word_len / 3).max(1);
+        let mut best: Option<(usize, &'c str)> = None;
+        for candidate in candidates {
+            let cost = word_len.min(MAX_HINT_CHARS) * candidate.len().min(MAX_HINT_CHARS) + 1;
+            let Some(left) = self.0.get().checked_sub(cost) else {
+                self.0.set(0);
+                return None;
+            };
+            self.0.set(left);
+            if word_len > MAX_HINT_CHARS || candidate.len() > MAX_HINT_CHARS * 4 {
+                continue;
+            }
+            let d = utter::edit_distance(word, candidate, limit);
+            if d <= limit && best.is_none_or(|b| (d, candidate) < b) {
+                best = Some((d, candidate));
+            }
+        }
+        best.map(|(_, c)| c)
+    }
 }
 
 #[cfg(test)]

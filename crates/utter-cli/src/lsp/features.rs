@@ -197,38 +197,13 @@ pub fn definition(project: &Project, symbol: &Symbol) -> Vec<Location> {
         Symbol::Response(name) => {
             // The definition delivered first, then those it overrides (or
             // that override it): the same name in another responses.yml.
-            let winner = checked.responses.get(name);
-            let mut out: Vec<Location> = winner
-                .and_then(|r| location(project, &r.file, &r.raw.name_span))
-                .into_iter()
-                .collect();
-            for source in &checked.sources {
-                if source.label.starts_with('<')
-                    || !source.label.ends_with("responses.yml")
-                    || winner.is_some_and(|w| w.file == source.label)
-                {
-                    continue;
-                }
-                let names = utter_compiler::load::responses::recover_names(&source.text);
-                if names.iter().any(|n| n == name) {
-                    let key = format!("{name}:");
-                    let mut at = 0;
-                    for line in source.text.split_inclusive('\n') {
-                        let trimmed = line.trim_start();
-                        if trimmed.starts_with(&key) && line.len() - trimmed.len() > 0 {
-                            let start = at + line.len() - trimmed.len();
-                            out.extend(location(
-                                project,
-                                &source.label,
-                                &(start..start + name.len()),
-                            ));
-                            break;
-                        }
-                        at += line.len();
-                    }
-                }
-            }
-            out
+            // The loader's spans, in merge order: the last is delivered.
+            let definitions = checked.definitions.get(name).map_or(&[][..], Vec::as_slice);
+            definitions
+                .iter()
+                .rev()
+                .filter_map(|(file, span)| location(project, file, span))
+                .collect()
         }
         Symbol::Memory { namespace, entry } => checked
             .memory

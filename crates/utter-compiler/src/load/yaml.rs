@@ -281,32 +281,36 @@ pub const MAX_BYTES: usize = 16 * 1024 * 1024;
 pub const PROJECT_MAX_NODES: usize = 2_000_000;
 pub const PROJECT_MAX_BYTES: usize = 64 * 1024 * 1024;
 
-thread_local! {
-    /// What is left of the project's budget: nodes, bytes.
-    static PROJECT_BUDGET: std::cell::Cell<(usize, usize)> =
-        const { std::cell::Cell::new((PROJECT_MAX_NODES, PROJECT_MAX_BYTES)) };
+/// What the YAML of one project may still expand to: every document of a
+/// check draws on one budget (the check owns it), so a thousand small
+/// bombs cost no more than one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct YamlBudget {
+    nodes: usize,
+    bytes: usize,
 }
 
-/// Refills the project budget: called at the start of each check.
-pub fn reset_project_budget() {
-    PROJECT_BUDGET.with(|b| b.set((PROJECT_MAX_NODES, PROJECT_MAX_BYTES)));
-}
+impl YamlBudget {
+    /// A whole project's budget.
+    pub const PROJECT: YamlBudget = YamlBudget {
+        nodes: PROJECT_MAX_NODES,
+        bytes: PROJECT_MAX_BYTES,
+    };
 
-/// Takes `nodes` and `bytes` from the project budget; false when it is spent.
-fn spend(nodes: usize, bytes: usize) -> bool {
-    PROJECT_BUDGET.with(|b| {
-        let (n, y) = b.get();
-        match (n.checked_sub(nodes), y.checked_sub(bytes)) {
-            (Some(n), Some(y)) => {
-                b.set((n, y));
+    /// Takes `nodes` and `bytes`; false (and nothing left) when they are
+    /// more than what is left.
+    fn spend(&mut self, nodes: usize, bytes: usize) -> bool {
+        match (self.nodes.checked_sub(nodes), self.bytes.checked_sub(bytes)) {
+            (Some(n), Some(b)) => {
+                (self.nodes, self.bytes) = (n, b);
                 true
             }
             _ => {
-                b.set((0, 0));
+                (self.nodes, self.bytes) = (0, 0);
                 false
             }
         }
-    })
+    }
 }
 
 fn scalar_tag(tag: Option<Cow<'_, Tag>>, at: Range<usize>) -> Result<Option<String>, YamlError> {
@@ -549,8 +553,13 @@ fn parse_sized(text: &str) -> Result<Option<(Node, usize, usize)>, YamlError> {
 }
 
 /// Parses a document embedded at byte `offset` of a larger file (a skill.md
-/// frontmatter or block): spans are shifted to index the whole file.
-pub fn parse_embedded(text: &str, offset: usize) -> Result<Option<Node>, YamlError> {
+/// frontmatter or block): spans are shifted to index the whole file. What
+/// it expands to is taken from `budget`.
+pub fn parse_embedded(
+    text: &str,
+    offset: usize,
+    budget: &mut YamlBudget,
+) -> Result<Option<Node>, YamlError> {
     fn shift(node: &mut Node, offset: usize) {
         node.span = node.span.start + offset..node.span.end + offset;
         match &mut node.kind {
@@ -566,7 +575,7 @@ pub fn parse_embedded(text: &str, offset: usize) -> Result<Option<Node>, YamlErr
         Ok(None) => Ok(None),
         Ok(Some((mut root, nodes, bytes))) => {
             // Every document of a project draws on one budget.
-            if !spend(nodes, bytes) {
+            if !budget.spend(nodes, bytes) {
                 return Err(YamlError {
                     span: offset..offset,
                     message: format!(
@@ -688,16 +697,15 @@ mod tests {
 
     #[test]
     fn the_project_budget_spans_documents() {
-        reset_project_budget();
+        let mut budget = YamlBudget::PROJECT;
         let doc = format!("[{}]", vec!["x"; 200_000].join(", "));
         let mut refused = false;
         for _ in 0..20 {
-            if parse_embedded(&doc, 0).is_err_and(|e| e.message.contains("in all")) {
+            if parse_embedded(&doc, 0, &mut budget).is_err_and(|e| e.message.contains("in all")) {
                 refused = true;
                 break;
             }
         }
-        reset_project_budget();
         assert!(
             refused,
             "twenty documents of 200,000 nodes exceed the project budget"

@@ -1,7 +1,10 @@
 //! Files into sources and YAML trees: decoding (UTF-8, a BOM dropped) and
 //! parsing, with the findings for what does not decode or parse.
 
+use std::cell::Cell;
+
 use crate::diagnostics::{Finding, Severity, SourceFile, codes};
+use crate::load::yaml::YamlBudget;
 use crate::load::yaml::{self, Node, YamlErrorKind};
 
 /// Decodes a file (UTF-8, a leading BOM dropped) into a source; a file that
@@ -57,8 +60,12 @@ pub(crate) fn parse_yaml(
     source: &SourceFile,
     range: std::ops::Range<usize>,
     findings: &mut Vec<Finding>,
+    budget: &Cell<YamlBudget>,
 ) -> Option<Option<Node>> {
-    match yaml::parse_embedded(&source.text[range.clone()], range.start) {
+    let mut left = budget.get();
+    let parsed = yaml::parse_embedded(&source.text[range.clone()], range.start, &mut left);
+    budget.set(left);
+    match parsed {
         Ok(root) => Some(root),
         Err(e) => {
             let code = match e.kind {
@@ -156,18 +163,19 @@ pub(super) fn parse_file(
     bytes: &[u8],
     sources: &mut Vec<SourceFile>,
     findings: &mut Vec<Finding>,
+    budget: &Cell<YamlBudget>,
 ) -> Option<Option<Node>> {
     if !decode_file(label, bytes, sources, findings) {
         return None;
     }
     let source = sources.last().expect("decode_file pushed the source");
-    parse_yaml(source, 0..source.text.len(), findings)
+    parse_yaml(source, 0..source.text.len(), findings, budget)
 }
 
 /// What the lines before byte `before` of a file that does not parse hold:
 /// the longest prefix of whole lines that parses (at most 64 tried), so a
 /// syntax error loses only what follows it.
-pub(super) fn parse_prefix(text: &str, before: usize) -> Option<Node> {
+pub(super) fn parse_prefix(text: &str, before: usize, budget: &Cell<YamlBudget>) -> Option<Node> {
     let mut cut = text[..before.min(text.len())]
         .rfind('\n')
         .map_or(0, |i| i + 1);
@@ -175,7 +183,10 @@ pub(super) fn parse_prefix(text: &str, before: usize) -> Option<Node> {
         if cut == 0 {
             return None;
         }
-        if let Ok(Some(root)) = yaml::parse_embedded(&text[..cut], 0) {
+        let mut left = budget.get();
+        let parsed = yaml::parse_embedded(&text[..cut], 0, &mut left);
+        budget.set(left);
+        if let Ok(Some(root)) = parsed {
             return Some(root);
         }
         cut = text[..cut - 1].rfind('\n').map_or(0, |i| i + 1);

@@ -14,7 +14,7 @@ pub mod types;
 
 use crate::bundled;
 use crate::condition::{Expr, MemoryRef};
-use crate::diagnostics::{Finding, Severity, SourceFile, codes, did_you_mean, sort_findings};
+use crate::diagnostics::{Finding, Severity, SourceFile, codes, sort_findings};
 use crate::load::FileCx;
 use crate::load::memory::{self, MemoryDecl};
 use crate::load::project::ProjectFiles;
@@ -59,6 +59,9 @@ pub struct Checked {
     pub memory: Vec<MemoryDecl>,
     /// The merged registry, by name.
     pub responses: BTreeMap<String, MergedResponse>,
+    /// Every definition of each response name, in merge order (the last
+    /// one is delivered): the file and the span of the name there.
+    pub definitions: BTreeMap<String, Vec<(String, std::ops::Range<usize>)>>,
     /// The project's own skills (folders under `skills/`), sorted.
     pub project_skills: Vec<String>,
     /// What each project skill's skill.md references.
@@ -177,6 +180,8 @@ pub(crate) struct Schema {
     /// known, so a reference into one is not reported (no cascade).
     pub(crate) broken: std::collections::HashSet<String>,
     keys_by_scope: std::cell::RefCell<HashMap<Scope, std::rc::Rc<Vec<String>>>>,
+    /// What this check's did-you-mean hints may still spend.
+    pub(crate) hints: crate::diagnostics::HintBudget,
 }
 
 impl Schema {
@@ -245,11 +250,12 @@ impl Schema {
             return None;
         }
         let keys = self.readable_keys(scope);
-        did_you_mean(
-            &format!("{namespace}.{entry}"),
-            keys.iter().map(String::as_str),
-        )
-        .map(|k| format!("session.{k}"))
+        self.hints
+            .did_you_mean(
+                &format!("{namespace}.{entry}"),
+                keys.iter().map(String::as_str),
+            )
+            .map(|k| format!("session.{k}"))
     }
 
     pub(crate) fn unreadable_reason(&self, scope: &Scope, namespace: &str, entry: &str) -> String {
@@ -289,8 +295,8 @@ impl Schema {
 
 /// Checks the whole project.
 pub fn check(files: &ProjectFiles) -> Checked {
-    crate::diagnostics::reset_hint_budget();
-    yaml::reset_project_budget();
+    // Every YAML document of the project draws on this one budget.
+    let yaml_budget = std::cell::Cell::new(yaml::YamlBudget::PROJECT);
     let mut sources = Vec::new();
     let mut findings = Vec::new();
     let units = units(files);
@@ -367,7 +373,7 @@ pub fn check(files: &ProjectFiles) -> Checked {
         let Some((label, bytes)) = &unit.memory else {
             continue;
         };
-        let parsed = parse_file(label, bytes, &mut sources, &mut findings);
+        let parsed = parse_file(label, bytes, &mut sources, &mut findings, &yaml_budget);
         let source = sources.last().expect("parse_file pushed the source");
         let mut scratch = Vec::new();
         let (root, mut cx) = match parsed {
@@ -387,7 +393,7 @@ pub fn check(files: &ProjectFiles) -> Checked {
                     Scope::Root => "project".to_owned(),
                 });
                 let before = findings.last().map_or(0, |f| f.span.start);
-                let root = files::parse_prefix(&source.text, before);
+                let root = files::parse_prefix(&source.text, before, &yaml_budget);
                 (
                     root,
                     FileCx {
@@ -432,17 +438,19 @@ pub fn check(files: &ProjectFiles) -> Checked {
             })
             .collect(),
         keys_by_scope: Default::default(),
+        hints: crate::diagnostics::HintBudget::new(),
         misplaced,
         broken,
     };
 
     let mut merged: BTreeMap<String, MergedResponse> = BTreeMap::new();
+    let mut definitions: BTreeMap<String, Vec<(String, std::ops::Range<usize>)>> = BTreeMap::new();
     let mut unusable = BTreeSet::new();
     for unit in &units {
         let Some((label, bytes)) = &unit.responses else {
             continue;
         };
-        let Some(root) = parse_file(label, bytes, &mut sources, &mut findings) else {
+        let Some(root) = parse_file(label, bytes, &mut sources, &mut findings, &yaml_budget) else {
             // The names are still known to whoever reads the file.
             unusable.extend(load_responses::recover_names(&String::from_utf8_lossy(
                 bytes,
@@ -460,6 +468,10 @@ pub fn check(files: &ProjectFiles) -> Checked {
                 report_maestro_conditions(&mut cx, &raw);
             }
             let conditions = validate_response(&mut cx, &schema, &unit.scope, &raw);
+            definitions
+                .entry(raw.name.clone())
+                .or_insert_with(Vec::new)
+                .push((label.clone(), raw.name_span.clone()));
             if !raw.well_formed {
                 unusable.insert(raw.name.clone());
                 continue;
@@ -517,7 +529,10 @@ pub fn check(files: &ProjectFiles) -> Checked {
             source,
             findings: &mut findings,
         };
-        let doc = load_skill_md::walk(&mut cx, &parse_yaml);
+        let parse = |source: &SourceFile, range, findings: &mut Vec<Finding>| {
+            parse_yaml(source, range, findings, &yaml_budget)
+        };
+        let doc = load_skill_md::walk(&mut cx, &parse);
         check_skill_doc(&mut cx, &schema, id, &doc, &merged, &unusable);
         skill_docs.insert(id.clone(), doc);
     }
@@ -539,6 +554,7 @@ pub fn check(files: &ProjectFiles) -> Checked {
         skills,
         memory,
         responses: merged,
+        definitions,
         project_skills: files.skills.clone(),
         skill_docs,
         unusable_responses: unusable

@@ -8,7 +8,7 @@ use super::{MergedResponse, Schema, Scope, types};
 use crate::condition::{self, Expr, MemoryRef};
 use utter::EntryType;
 
-use crate::diagnostics::{Finding, Severity, SourceFile, codes, did_you_mean};
+use crate::diagnostics::{Finding, Severity, SourceFile, codes};
 use crate::load::FileCx;
 use crate::load::responses::{ConditionField, RawResponse};
 use crate::load::yaml::Node;
@@ -224,7 +224,7 @@ fn report_types(
 ) {
     let lookup = |r: &MemoryRef| schema.readable_info(scope, r);
     let condition = node.as_scalar().map_or("", |s| s.value.as_str());
-    for finding in types::analyse(expr, &lookup) {
+    for finding in types::analyse(expr, &lookup, &schema.hints) {
         // A finding about a string literal points at the literal, and its
         // did-you-mean replaces it, quotes kept.
         let literal = finding.literal.as_ref().and_then(|(value, near)| {
@@ -338,7 +338,7 @@ pub(super) fn check_placeholders(
                         .filter(|(ns, _)| fills(ns))
                         .map(|(_, e)| e.as_str())
                         .collect();
-                    suggestion = did_you_mean(name, names).map(|s| format!("{{{s}}}"));
+                    suggestion = schema.hints.did_you_mean(name, names).map(|s| format!("{{{s}}}"));
                     format!(
                         "placeholder `{raw}` names no declared entry (`{name}` in the active skill's or the project memory.yml), so it is delivered as written"
                     )

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use super::responses::node_subspan;
 use super::{MergedResponse, Schema, Scope};
 use crate::condition::{self, Expr, MemoryRef};
-use crate::diagnostics::{Severity, codes, did_you_mean};
+use crate::diagnostics::{Severity, codes};
 use crate::load::FileCx;
 use crate::load::skill_md::{NameRef, RefKind, SkillDoc};
 use crate::load::yaml::Node;
@@ -36,7 +36,11 @@ pub(super) fn check_skill_doc(
         );
         finding.response = Some(r.name.clone());
         cx.findings.push(finding);
-        cx.suggest(did_you_mean(&r.name, registry.keys().map(String::as_str)));
+        cx.suggest(
+            schema
+                .hints
+                .did_you_mean(&r.name, registry.keys().map(String::as_str)),
+        );
     };
     for trigger in &doc.triggers {
         missing(

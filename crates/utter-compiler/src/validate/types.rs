@@ -13,7 +13,7 @@ use std::ops::Range;
 use utter::{CmpOp, EntryType, compare};
 
 use crate::condition::{Expr, Literal, MemoryRef};
-use crate::diagnostics::{Severity, codes, did_you_mean};
+use crate::diagnostics::{HintBudget, Severity, codes};
 
 /// What validation knows of a declared entry.
 #[derive(Clone, Debug)]
@@ -22,25 +22,98 @@ pub struct EntryInfo {
     pub values: Vec<String>,
 }
 
-/// Kinds of value, as bits.
-const NONE: u8 = 1;
-const BOOL: u8 = 2;
-const INT: u8 = 4;
-const FLOAT: u8 = 8;
-const STR: u8 = 16;
-const LIST: u8 = 32;
-const MAP: u8 = 64;
-const ANY: u8 = 127;
-const NUMBER: u8 = BOOL | INT | FLOAT;
+/// A small set over a fixed universe, one bit a member: the operations
+/// the analysis needs and nothing else, so two kinds of set never mix.
+macro_rules! bit_set {
+    ($(#[$doc:meta])* $name:ident { $($(#[$member_doc:meta])* $member:ident = $bit:expr),* $(,)? }) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        struct $name(u8);
 
-/// Outcomes of a test, as bits.
-const TRUE: u8 = 1;
-const FALSE: u8 = 2;
-const ERROR: u8 = 4;
+        #[allow(dead_code)]
+        impl $name {
+            const EMPTY: $name = $name(0);
+            $($(#[$member_doc])* const $member: $name = $name(1 << $bit);)*
+            /// Every member.
+            const ALL: $name = $name(0 $(| (1 << $bit))*);
+
+            /// Whether the sets share a member.
+            fn has(self, other: $name) -> bool {
+                self.0 & other.0 != 0
+            }
+
+            /// The set if `condition`, else the empty set.
+            fn when(self, condition: bool) -> $name {
+                if condition { self } else { $name::EMPTY }
+            }
+
+            /// Each member on its own.
+            fn members(self) -> impl Iterator<Item = $name> {
+                (0..8).map(|bit| $name(1 << bit)).filter(move |m| self.has(*m))
+            }
+        }
+
+        impl std::ops::BitOr for $name {
+            type Output = $name;
+            fn bitor(self, other: $name) -> $name {
+                $name(self.0 | other.0)
+            }
+        }
+
+        impl std::ops::BitOrAssign for $name {
+            fn bitor_assign(&mut self, other: $name) {
+                self.0 |= other.0;
+            }
+        }
+
+        impl std::ops::BitAnd for $name {
+            type Output = $name;
+            fn bitand(self, other: $name) -> $name {
+                $name(self.0 & other.0)
+            }
+        }
+
+        impl std::ops::Not for $name {
+            type Output = $name;
+            /// The complement within the universe.
+            fn not(self) -> $name {
+                $name(!self.0 & $name::ALL.0)
+            }
+        }
+    };
+}
+
+bit_set! {
+    /// The kinds of value an operand may hold.
+    Kinds { NONE = 0, BOOL = 1, INT = 2, FLOAT = 3, STR = 4, LIST = 5, MAP = 6 }
+}
+
+bit_set! {
+    /// The outcomes a test may have.
+    Outcomes {
+        TRUE = 0,
+        FALSE = 1,
+        /// A Python `TypeError`: the variant is skipped.
+        ERROR = 2,
+    }
+}
+
+const NONE: Kinds = Kinds::NONE;
+const BOOL: Kinds = Kinds::BOOL;
+const INT: Kinds = Kinds::INT;
+const FLOAT: Kinds = Kinds::FLOAT;
+const STR: Kinds = Kinds::STR;
+const LIST: Kinds = Kinds::LIST;
+const MAP: Kinds = Kinds::MAP;
+const ANY: Kinds = Kinds::ALL;
+const NUMBER: Kinds = Kinds(Kinds::BOOL.0 | Kinds::INT.0 | Kinds::FLOAT.0);
+const TRUE: Outcomes = Outcomes::TRUE;
+const FALSE: Outcomes = Outcomes::FALSE;
+const ERROR: Outcomes = Outcomes::ERROR;
 
 /// The kinds an entry of type `ty` may hold. A float entry holds floats
 /// only: typed memory stores an int written to it as a float.
-fn kinds_of(ty: EntryType) -> u8 {
+fn kinds_of(ty: EntryType) -> Kinds {
     match ty {
         EntryType::Any | EntryType::Json => ANY,
         EntryType::Text | EntryType::Categorical => NONE | STR,
@@ -51,7 +124,7 @@ fn kinds_of(ty: EntryType) -> u8 {
     }
 }
 
-fn literal_kind(l: &Literal) -> u8 {
+fn literal_kind(l: &Literal) -> Kinds {
     match l {
         Literal::None => NONE,
         Literal::Bool(_) => BOOL,
@@ -69,7 +142,7 @@ fn show_literal(l: &Literal) -> String {
     out
 }
 
-fn kind_name(kind: u8) -> &'static str {
+fn kind_name(kind: Kinds) -> &'static str {
     match kind {
         NONE => "None",
         BOOL => "bool",
@@ -83,8 +156,8 @@ fn kind_name(kind: u8) -> &'static str {
 }
 
 /// The outcomes of `a <op> b` for one value kind on each side.
-fn pair_outcomes(op: CmpOp, a: u8, b: u8) -> u8 {
-    let numeric = a & NUMBER != 0 && b & NUMBER != 0;
+fn pair_outcomes(op: CmpOp, a: Kinds, b: Kinds) -> Outcomes {
+    let numeric = a.has(NUMBER) && b.has(NUMBER);
     match op {
         CmpOp::Eq | CmpOp::Ne => {
             let (equal, unequal) = if numeric || (a == b && a != NONE) {
@@ -97,7 +170,7 @@ fn pair_outcomes(op: CmpOp, a: u8, b: u8) -> u8 {
             } else {
                 (unequal, equal)
             };
-            (if holds { TRUE } else { 0 }) | (if fails { FALSE } else { 0 })
+            TRUE.when(holds) | FALSE.when(fails)
         }
         _ if numeric || (a == STR && b == STR) => TRUE | FALSE,
         _ if a == LIST && b == LIST => TRUE | FALSE | ERROR,
@@ -116,7 +189,7 @@ enum Operand<'e> {
 }
 
 impl Operand<'_> {
-    fn kinds(&self) -> u8 {
+    fn kinds(&self) -> Kinds {
         match self {
             Operand::Lit(l) => literal_kind(l),
             Operand::Entry(_, info) => kinds_of(info.ty),
@@ -142,6 +215,7 @@ pub struct TypeFinding {
 
 struct Analysis<'a> {
     lookup: &'a dyn Fn(&MemoryRef) -> Option<&'a EntryInfo>,
+    hints: &'a HintBudget,
     findings: Vec<TypeFinding>,
 }
 
@@ -150,13 +224,15 @@ struct Analysis<'a> {
 pub fn analyse<'a>(
     expr: &'a Expr<MemoryRef>,
     lookup: &'a dyn Fn(&MemoryRef) -> Option<&'a EntryInfo>,
+    hints: &'a HintBudget,
 ) -> Vec<TypeFinding> {
     let mut analysis = Analysis {
         lookup,
+        hints,
         findings: Vec::new(),
     };
     let outcomes = analysis.test(expr);
-    if analysis.findings.is_empty() && outcomes & TRUE == 0 {
+    if analysis.findings.is_empty() && !outcomes.has(TRUE) {
         let why = if outcomes == ERROR {
             "is a TypeError for every value its entries can hold"
         } else {
@@ -187,34 +263,24 @@ impl<'a> Analysis<'a> {
     }
 
     /// The outcomes of `expr` taken as a condition (coerced with `bool()`).
-    fn test(&mut self, expr: &'a Expr<MemoryRef>) -> u8 {
+    fn test(&mut self, expr: &'a Expr<MemoryRef>) -> Outcomes {
         match expr {
-            Expr::Or(items) => {
-                let all: Vec<u8> = items.iter().map(|e| self.test(e)).collect();
-                let any = |bit| all.iter().any(|o| o & bit != 0);
-                (if any(TRUE) { TRUE } else { 0 })
-                    | (if all.iter().all(|o| o & FALSE != 0) {
-                        FALSE
-                    } else {
-                        0
-                    })
-                    | (if any(ERROR) { ERROR } else { 0 })
-            }
-            Expr::And(items) => {
-                let all: Vec<u8> = items.iter().map(|e| self.test(e)).collect();
-                let any = |bit| all.iter().any(|o| o & bit != 0);
-                (if all.iter().all(|o| o & TRUE != 0) {
-                    TRUE
+            Expr::Or(items) | Expr::And(items) => {
+                let all: Vec<Outcomes> = items.iter().map(|e| self.test(e)).collect();
+                let any = |outcome: Outcomes| all.iter().any(|o| o.has(outcome));
+                let every = |outcome: Outcomes| all.iter().all(|o| o.has(outcome));
+                // `or` is true when any operand can be, false only when all
+                // can be false; `and` the other way round.
+                let (truth, falsity) = if matches!(expr, Expr::Or(_)) {
+                    (any(TRUE), every(FALSE))
                 } else {
-                    0
-                }) | (if any(FALSE) { FALSE } else { 0 })
-                    | (if any(ERROR) { ERROR } else { 0 })
+                    (every(TRUE), any(FALSE))
+                };
+                TRUE.when(truth) | FALSE.when(falsity) | ERROR.when(any(ERROR))
             }
             Expr::Not(inner) => {
                 let o = self.test(inner);
-                (if o & FALSE != 0 { TRUE } else { 0 })
-                    | (if o & TRUE != 0 { FALSE } else { 0 })
-                    | (o & ERROR)
+                TRUE.when(o.has(FALSE)) | FALSE.when(o.has(TRUE)) | (o & ERROR)
             }
             Expr::Lit(l) => {
                 if l.value().truthy() {
@@ -231,21 +297,26 @@ impl<'a> Analysis<'a> {
                 // Python chaining: every link must hold for the chain to.
                 let mut left = first.as_ref();
                 let mut all_true = true;
-                let mut outcomes = 0;
+                let mut outcomes = Outcomes::EMPTY;
                 for (op, right) in rest {
                     let link = self.link(*op, left, right);
-                    all_true &= link & TRUE != 0;
+                    all_true &= link.has(TRUE);
                     outcomes |= link & (FALSE | ERROR);
                     left = right;
                 }
-                outcomes | if all_true { TRUE } else { 0 }
+                outcomes | TRUE.when(all_true)
             }
         }
     }
 
     /// The outcomes of one comparison; reports it when its declared types
     /// decide it.
-    fn link(&mut self, op: CmpOp, left: &'a Expr<MemoryRef>, right: &'a Expr<MemoryRef>) -> u8 {
+    fn link(
+        &mut self,
+        op: CmpOp,
+        left: &'a Expr<MemoryRef>,
+        right: &'a Expr<MemoryRef>,
+    ) -> Outcomes {
         let (a, b) = (self.operand(left), self.operand(right));
         for x in [left, right] {
             if !matches!(x, Expr::Lit(_) | Expr::Ref(_)) {
@@ -259,10 +330,10 @@ impl<'a> Analysis<'a> {
                 Err(_) => ERROR,
             };
         }
-        let outcomes = |a_kinds: u8, b_kinds: u8| {
-            let mut out = 0;
-            for ka in (0..7).map(|i| 1u8 << i).filter(|k| a_kinds & k != 0) {
-                for kb in (0..7).map(|i| 1u8 << i).filter(|k| b_kinds & k != 0) {
+        let outcomes = |a_kinds: Kinds, b_kinds: Kinds| {
+            let mut out = Outcomes::EMPTY;
+            for ka in a_kinds.members() {
+                for kb in b_kinds.members() {
                     out |= pair_outcomes(op, ka, kb);
                 }
             }
@@ -300,7 +371,9 @@ impl<'a> Analysis<'a> {
                 if let (EntryType::Categorical, Literal::Str(s)) = (info.ty, literal)
                     && !info.values.iter().any(|v| v == s)
                 {
-                    let near = did_you_mean(s, info.values.iter().map(String::as_str));
+                    let near = self
+                        .hints
+                        .did_you_mean(s, info.values.iter().map(String::as_str));
                     let help = Some(near.map_or_else(
                         || format!("compare with one of {}", info.values.join(", ")),
                         |v| format!("did you mean `{v}`?"),
@@ -327,7 +400,7 @@ impl<'a> Analysis<'a> {
                 let never_equal = match literal {
                     Literal::Int(i) if bool_only => !matches!(i, 0 | 1),
                     Literal::Float(f) if bool_only => !(*f == 0.0 || *f == 1.0),
-                    _ => all & if op == CmpOp::Eq { TRUE } else { FALSE } == 0,
+                    _ => !all.has(if op == CmpOp::Eq { TRUE } else { FALSE }),
                 };
                 if never_equal {
                     let (verdict, outcome) = if op == CmpOp::Eq {
