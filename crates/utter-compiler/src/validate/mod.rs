@@ -470,7 +470,7 @@ pub fn check(files: &ProjectFiles) -> Checked {
             let conditions = validate_response(&mut cx, &schema, &unit.scope, &raw);
             definitions
                 .entry(raw.name.clone())
-                .or_insert_with(Vec::new)
+                .or_default()
                 .push((label.clone(), raw.name_span.clone()));
             if !raw.well_formed {
                 unusable.insert(raw.name.clone());
