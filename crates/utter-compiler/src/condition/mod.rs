@@ -182,6 +182,28 @@ pub fn parse(src: &str) -> Result<Expr<MemoryRef>, ConditionError> {
     })
 }
 
+/// What the runtime's encoder walks: a condition whose memory references
+/// are entry ids.
+impl utter::program::Condition for Expr<usize> {
+    fn node(&self) -> utter::program::Node<'_, Self> {
+        use utter::program::{Literal as Lit, Node};
+        match self {
+            Expr::Or(items) => Node::Or(items),
+            Expr::And(items) => Node::And(items),
+            Expr::Not(inner) => Node::Not(inner),
+            Expr::Compare { first, rest } => Node::Compare { first, rest },
+            Expr::Ref(id) => Node::Ref(*id),
+            Expr::Lit(literal) => Node::Lit(match literal {
+                Literal::None => Lit::None,
+                Literal::Bool(b) => Lit::Bool(*b),
+                Literal::Int(i) => Lit::Int(*i),
+                Literal::Float(f) => Lit::Float(*f),
+                Literal::Str(s) => Lit::Str(s),
+            }),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -297,27 +319,5 @@ mod tests {
         let refs = expr.refs();
         assert_eq!(refs[0].span, 2..21);
         assert_eq!(refs[0].entry_span, 15..21);
-    }
-}
-
-/// What the runtime's encoder walks: a condition whose memory references
-/// are entry ids.
-impl utter::program::Condition for Expr<usize> {
-    fn node(&self) -> utter::program::Node<'_, Self> {
-        use utter::program::{Literal as Lit, Node};
-        match self {
-            Expr::Or(items) => Node::Or(items),
-            Expr::And(items) => Node::And(items),
-            Expr::Not(inner) => Node::Not(inner),
-            Expr::Compare { first, rest } => Node::Compare { first, rest },
-            Expr::Ref(id) => Node::Ref(*id),
-            Expr::Lit(literal) => Node::Lit(match literal {
-                Literal::None => Lit::None,
-                Literal::Bool(b) => Lit::Bool(*b),
-                Literal::Int(i) => Lit::Int(*i),
-                Literal::Float(f) => Lit::Float(*f),
-                Literal::Str(s) => Lit::Str(s),
-            }),
-        }
     }
 }
