@@ -2,14 +2,40 @@
 //!
 //! 1. [`load`]: read the project's files; YAML into spanned nodes; walk them
 //!    into raw responses and memory declarations.
-//! 2. [`validate`]: check every file (conditions parsed by [`condition`],
-//!    placeholders by [`template`]), merge the registry; findings accumulate;
-//!    then [`analysis`] decides which variants each memory state delivers.
+//! 2. validate ([`check`]): check every file (conditions parsed by
+//!    [`condition`], placeholders by [`template`]), merge the registry;
+//!    findings accumulate; then [`analysis`] decides which variants each
+//!    memory state delivers.
 //! 3. [`lower`](mod@lower): an error-free project into the registry IR,
 //!    encoded on demand ([`Registry::encode`]) by the runtime's encoder.
-//! 4. Run it: [`interpret`] delivers at run time (on that program);
-//!    `codegen` emits Rust (straight-line code, or the program itself for
+//! 4. Run it: an [`Interpreter`] delivers at run time (on that program);
+//!    [`codegen`] emits Rust (straight-line code, or the program itself for
 //!    large agents).
+//!
+//! # Public API
+//!
+//! What the CLI, the macro, `utter-build`, the facade's hot reload and the
+//! benchmarks use, and nothing else:
+//!
+//! - reading and checking: [`ProjectFiles::read`], [`check`] into
+//!   [`Checked`] (its [`Finding`]s, [`MergedResponse`]s, [`SourceFile`]s),
+//!   [`codes`] and [`diagnostics`] (rendering, [`diagnostics::escape`],
+//!   did-you-mean), [`bundled::Dialect`];
+//! - the registry: [`lower()`] into a [`Registry`] (its IR types in
+//!   [`lower`](mod@lower)), [`Registry::interpreter`], [`Interpreter`],
+//!   [`Registry::load_strict`] and [`RegistryError`];
+//! - code generation: [`codegen`] (`generate*`, `expand*`,
+//!   `include_responses`, `pretty`, [`codegen::Strategy`],
+//!   [`codegen::Origin`], and [`codegen::reload`]'s fingerprints);
+//! - analyses: [`analysis`] (verdicts and witnesses, findings) and
+//!   [`snapshot`] (reviewed wording and diffs);
+//! - the parsers, for tools and fuzzing: [`load`] (`project`, `yaml`, the
+//!   raw responses, memory declarations and skill.md documents),
+//!   [`condition`] and [`template`].
+//!
+//! Validation, the interpreter and naming are private; the code
+//! generator's parts are private to [`codegen`]. The crate is versioned
+//! with the rest of utter and makes no stability promise beyond it.
 #![forbid(unsafe_code)]
 
 pub mod analysis;
@@ -17,16 +43,17 @@ pub mod bundled;
 pub mod codegen;
 pub mod condition;
 pub mod diagnostics;
-pub mod interpret;
+mod interpret;
 pub mod load;
 pub mod lower;
-pub mod names;
+mod names;
 pub mod snapshot;
 pub mod template;
-pub mod validate;
+mod validate;
 
 pub use diagnostics::{Finding, Severity, SourceFile, codes};
 pub use interpret::{Interpreter, RegistryError};
 pub use load::project::{ProjectFiles, ReadError};
 pub use lower::{Registry, lower};
-pub use validate::{Checked, check};
+pub use names::is_invisible;
+pub use validate::{Checked, MergedResponse, Scope, check};

@@ -2,21 +2,21 @@
 //! `utter-build` call [`expand`]; nothing here is specific to either.
 //!
 //! The output is static data and `fn` items only, one module a concern:
-//! [`memory`] (the entry table, typed `Memory`, categorical enums, `View`),
-//! [`conditions`] (straight-line typed comparisons), [`responses`] (texts
-//! and one selection `fn` per response), [`lookup`] (the `Response` enum
-//! and lookup by name) and [`skills`] (the `Skill` enum). Paths are absolute
+//! `memory` (the entry table, typed `Memory`, categorical enums, `View`),
+//! `conditions` (straight-line typed comparisons), `responses` (texts
+//! and one selection `fn` per response), `lookup` (the `Response` enum
+//! and lookup by name) and `skills` (the `Skill` enum). Paths are absolute
 //! (`::utter::...`), iteration orders sorted, no `unsafe` is emitted, and
 //! neither are redundant parentheses.
 
-pub mod compact;
-pub mod conditions;
-pub mod idents;
-pub mod lookup;
-pub mod memory;
+pub(crate) mod compact;
+pub(crate) mod conditions;
+pub(crate) mod idents;
+pub(crate) mod lookup;
+pub(crate) mod memory;
 pub mod reload;
-pub mod responses;
-pub mod skills;
+pub(crate) mod responses;
+pub(crate) mod skills;
 
 use std::path::Path;
 
