@@ -2,9 +2,8 @@
 //! completion and quick fixes, all from one checked project.
 
 use lsp_types::{
-    CodeAction, CodeActionKind, CompletionItem, CompletionItemKind, Diagnostic,
-    DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, Position, TextEdit,
-    Uri, WorkspaceEdit,
+    CodeAction, CodeActionKind, Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity,
+    Location, NumberOrString, Position, TextEdit, Uri, WorkspaceEdit,
 };
 use utter::Visibility;
 use utter_compiler::load::responses::ConditionField;
@@ -28,7 +27,7 @@ pub enum Symbol {
     },
 }
 
-fn is_word(c: char) -> bool {
+pub(super) fn is_word(c: char) -> bool {
     c.is_alphanumeric() || matches!(c, '_' | '-' | '.')
 }
 
@@ -50,7 +49,7 @@ fn word_at(text: &str, at: usize) -> Option<(&str, std::ops::Range<usize>)> {
 }
 
 /// The skill whose files `label` is in (None for the root).
-fn skill_of(label: &str) -> Option<&str> {
+pub(super) fn skill_of(label: &str) -> Option<&str> {
     label.strip_prefix("skills/")?.split('/').next()
 }
 
@@ -324,169 +323,6 @@ pub fn hover(project: &Project, symbol: &Symbol) -> Option<String> {
             Some(md)
         }
     }
-}
-
-/// Completion items for the text before the cursor (`prefix`, the line up
-/// to the cursor) in the file `label`.
-pub fn complete(project: &Project, label: &str, prefix: &str) -> Vec<CompletionItem> {
-    let checked = &project.checked;
-    let item = |label: String, kind, detail: String| CompletionItem {
-        label,
-        kind: Some(kind),
-        detail: Some(detail),
-        ..Default::default()
-    };
-    let own = skill_of(label);
-    let readable = |d: &&utter_compiler::load::memory::MemoryDecl| {
-        d.visibility != Visibility::Private || Some(d.namespace.as_str()) == own
-    };
-    // `session.<ns>.` -> entries; `session.` -> namespaces.
-    let tail: String = prefix
-        .chars()
-        .rev()
-        .take_while(|c| is_word(*c))
-        .collect::<Vec<_>>()
-        .into_iter()
-        .rev()
-        .collect();
-    if let Some(rest) = tail.strip_prefix("session.") {
-        return match rest.split_once('.') {
-            Some((namespace, _)) => checked
-                .memory
-                .iter()
-                .filter(readable)
-                .filter(|d| d.namespace == namespace)
-                .map(|d| {
-                    item(
-                        d.name.clone(),
-                        CompletionItemKind::FIELD,
-                        format!("{} ({})", d.ty, d.file),
-                    )
-                })
-                .collect(),
-            None => {
-                let mut namespaces: Vec<&str> = checked
-                    .memory
-                    .iter()
-                    .filter(readable)
-                    .map(|d| d.namespace.as_str())
-                    .collect();
-                namespaces.sort_unstable();
-                namespaces.dedup();
-                namespaces
-                    .into_iter()
-                    .map(|n| {
-                        item(
-                            n.to_owned(),
-                            CompletionItemKind::MODULE,
-                            "memory namespace".into(),
-                        )
-                    })
-                    .collect()
-            }
-        };
-    }
-    // `session.<ns>.<entry> == ` of a categorical entry -> its values.
-    let trimmed = prefix.trim_end().trim_end_matches(['"', '\'']);
-    for op in ["==", "!="] {
-        if let Some(left) = trimmed.trim_end().strip_suffix(op)
-            && let Some(reference) = left.trim_end().rsplit(|c: char| !is_word(c)).next()
-            && let Some((namespace, entry)) = reference
-                .strip_prefix("session.")
-                .and_then(|r| r.split_once('.'))
-            && let Some(d) = checked
-                .memory
-                .iter()
-                .find(|d| d.namespace == namespace && d.name == entry)
-        {
-            let quoted = prefix.trim_end().ends_with(['"', '\'']);
-            return d
-                .values
-                .iter()
-                .map(|v| {
-                    let text = if quoted {
-                        v.clone()
-                    } else {
-                        format!("\"{v}\"")
-                    };
-                    item(
-                        text,
-                        CompletionItemKind::ENUM_MEMBER,
-                        format!("a value of {namespace}.{entry}"),
-                    )
-                })
-                .collect();
-        }
-    }
-    // Inside `{` of a template -> placeholders.
-    if let Some(open) = prefix.rfind('{')
-        && !prefix[open..].contains('}')
-        && label.ends_with("responses.yml")
-    {
-        let mut items: Vec<CompletionItem> = checked
-            .memory
-            .iter()
-            .filter(readable)
-            .map(|d| {
-                item(
-                    format!("session.{}.{}", d.namespace, d.name),
-                    CompletionItemKind::FIELD,
-                    d.ty.to_string(),
-                )
-            })
-            .collect();
-        items.extend(
-            checked
-                .memory
-                .iter()
-                .filter(|d| d.namespace == "project" || Some(d.namespace.as_str()) == own)
-                .map(|d| item(d.name.clone(), CompletionItemKind::FIELD, d.ty.to_string())),
-        );
-        return items;
-    }
-    let line = prefix.trim_start();
-    // Response names where skill.md names a response.
-    if label.ends_with("skill.md") {
-        let fields = [
-            "action:",
-            "utter:",
-            "utterance:",
-            "on_success:",
-            "on_failure:",
-            "utter_for_confirmation:",
-            "utter_on_user_denial:",
-        ];
-        let naming = fields
-            .iter()
-            .any(|f| line.starts_with(f) || line.starts_with(&format!("- {f}")))
-            || line.starts_with("- utter_");
-        if naming {
-            return checked
-                .responses
-                .keys()
-                .map(|n| item(n.clone(), CompletionItemKind::VALUE, "response".into()))
-                .collect();
-        }
-    }
-    // Variant keys in responses.yml.
-    if label.ends_with("responses.yml")
-        && prefix.len() - line.len() >= 4
-        && line
-            .chars()
-            .all(|c| c.is_alphanumeric() || c == '_' || c == '-' || c == ' ')
-    {
-        return ["text", "condition", "metadata"]
-            .into_iter()
-            .map(|k| {
-                item(
-                    k.to_owned(),
-                    CompletionItemKind::KEYWORD,
-                    "variant key".into(),
-                )
-            })
-            .collect();
-    }
-    Vec::new()
 }
 
 /// A file's text, URI and findings.

@@ -5,6 +5,7 @@
 //! uses: a check is milliseconds and runs on the message loop, so an async
 //! runtime would add dependencies and nothing else.
 
+mod complete;
 mod features;
 mod project;
 mod text;
@@ -295,7 +296,7 @@ impl Server {
                     let text = project.text(&label).unwrap_or("");
                     let offset = text::offset(text, at.position);
                     let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
-                    features::complete(project, &label, &text[line_start..offset])
+                    complete::complete(project, &label, &text[line_start..offset])
                 });
                 json(items.map(CompletionResponse::Array))
             }),

@@ -199,6 +199,27 @@ impl Operand<'_> {
     }
 }
 
+/// An entry compared with a literal, on either side.
+#[derive(Clone, Copy)]
+struct EntrySide<'e> {
+    entry: &'e MemoryRef,
+    info: &'e EntryInfo,
+    literal: &'e Literal,
+    /// Whether the literal is written first (it matters for orderings).
+    literal_left: bool,
+}
+
+/// The outcomes of `a <op> b` over every pair of kinds the sides may hold.
+fn outcomes(op: CmpOp, a: Kinds, b: Kinds) -> Outcomes {
+    let mut out = Outcomes::EMPTY;
+    for ka in a.members() {
+        for kb in b.members() {
+            out |= pair_outcomes(op, ka, kb);
+        }
+    }
+    out
+}
+
 /// A type finding: a span in the condition text (`None`: the whole
 /// condition), its code, severity and message.
 pub struct TypeFinding {
@@ -330,129 +351,173 @@ impl<'a> Analysis<'a> {
                 Err(_) => ERROR,
             };
         }
-        let outcomes = |a_kinds: Kinds, b_kinds: Kinds| {
-            let mut out = Outcomes::EMPTY;
-            for ka in a_kinds.members() {
-                for kb in b_kinds.members() {
-                    out |= pair_outcomes(op, ka, kb);
-                }
-            }
-            out
-        };
-        let all = outcomes(a.kinds(), b.kinds());
-        // The entry against a literal: what the declaration decides.
-        let (entry, literal, literal_left) = match (&a, &b) {
-            (Operand::Entry(r, info), Operand::Lit(l)) => ((*r, *info), *l, false),
-            (Operand::Lit(l), Operand::Entry(r, info)) => ((*r, *info), *l, true),
+        let all = outcomes(op, a.kinds(), b.kinds());
+        // An entry against a literal: what the declaration decides.
+        let side = match (&a, &b) {
+            (Operand::Entry(r, info), Operand::Lit(l)) => EntrySide {
+                entry: r,
+                info,
+                literal: l,
+                literal_left: false,
+            },
+            (Operand::Lit(l), Operand::Entry(r, info)) => EntrySide {
+                entry: r,
+                info,
+                literal: l,
+                literal_left: true,
+            },
             (Operand::Entry(ra, ia), Operand::Entry(rb, ib)) => {
-                let set = outcomes(kinds_of(ia.ty) & !NONE, kinds_of(ib.ty) & !NONE);
-                if !matches!(op, CmpOp::Eq | CmpOp::Ne) && set == ERROR {
-                    self.findings.push(TypeFinding {
-                        span: Some(ra.span.start..rb.span.end.max(ra.span.end)),
-                        code: codes::TYPE_MISMATCH,
-                        severity: Severity::Error,
-                        message: format!(
-                            "`{}` between `session.{}.{}` (declared `{}`) and `session.{}.{}` (declared `{}`) is a TypeError for every value they can hold, so this comparison never holds",
-                            op.symbol(), ra.namespace, ra.entry, ia.ty, rb.namespace, rb.entry, ib.ty
-                        ),
-                        help: None,
-                        literal: None,
-                    });
-                }
+                self.entries_link(op, (ra, ia), (rb, ib));
                 return all;
             }
             _ => return all,
         };
-        let (r, info) = entry;
+        match op {
+            CmpOp::Eq | CmpOp::Ne => self.equality_with_literal(op, &side, all),
+            _ => self.ordering_with_literal(op, &side, all),
+        }
+    }
+
+    /// Two entries ordered against each other: an error when their declared
+    /// types make every comparison a `TypeError`.
+    fn entries_link(
+        &mut self,
+        op: CmpOp,
+        (ra, ia): (&MemoryRef, &EntryInfo),
+        (rb, ib): (&MemoryRef, &EntryInfo),
+    ) {
+        let set = outcomes(op, kinds_of(ia.ty) & !NONE, kinds_of(ib.ty) & !NONE);
+        if !matches!(op, CmpOp::Eq | CmpOp::Ne) && set == ERROR {
+            self.findings.push(TypeFinding {
+                span: Some(ra.span.start..rb.span.end.max(ra.span.end)),
+                code: codes::TYPE_MISMATCH,
+                severity: Severity::Error,
+                message: format!(
+                    "`{}` between `session.{}.{}` (declared `{}`) and `session.{}.{}` (declared `{}`) is a TypeError for every value they can hold, so this comparison never holds",
+                    op.symbol(), ra.namespace, ra.entry, ia.ty, rb.namespace, rb.entry, ib.ty
+                ),
+                help: None,
+                literal: None,
+            });
+        }
+    }
+
+    /// `entry == literal` or `!=`: a categorical value that is not declared,
+    /// or a literal the entry's type can never equal.
+    fn equality_with_literal(
+        &mut self,
+        op: CmpOp,
+        side: &EntrySide<'_>,
+        all: Outcomes,
+    ) -> Outcomes {
+        let EntrySide {
+            entry: r,
+            info,
+            literal,
+            ..
+        } = *side;
         let reference = format!("session.{}.{}", r.namespace, r.entry);
         let shown = show_literal(literal);
-        match op {
-            CmpOp::Eq | CmpOp::Ne => {
-                if let (EntryType::Categorical, Literal::Str(s)) = (info.ty, literal)
-                    && !info.values.iter().any(|v| v == s)
-                {
-                    let near = self
-                        .hints
-                        .did_you_mean(s, info.values.iter().map(String::as_str));
-                    let help = Some(near.map_or_else(
-                        || format!("compare with one of {}", info.values.join(", ")),
-                        |v| format!("did you mean `{v}`?"),
-                    ));
-                    let verdict = if op == CmpOp::Eq {
-                        "so this comparison never holds"
-                    } else {
-                        "so this comparison always holds"
-                    };
-                    self.findings.push(TypeFinding {
-                        span: Some(r.span.clone()),
-                        code: codes::UNKNOWN_ENUM_VALUE,
-                        severity: Severity::Error,
-                        message: format!(
-                            "`{reference}` is categorical with values {}; {shown} is not one of them, {verdict}",
-                            info.values.join(", ")
-                        ),
-                        help,
-                        literal: Some((s.clone(), near.map(str::to_owned))),
-                    });
-                    return if op == CmpOp::Eq { FALSE } else { TRUE };
-                }
-                let bool_only = kinds_of(info.ty) & !NONE == BOOL;
-                let never_equal = match literal {
-                    Literal::Int(i) if bool_only => !matches!(i, 0 | 1),
-                    Literal::Float(f) if bool_only => !(*f == 0.0 || *f == 1.0),
-                    _ => !all.has(if op == CmpOp::Eq { TRUE } else { FALSE }),
-                };
-                if never_equal {
-                    let (verdict, outcome) = if op == CmpOp::Eq {
-                        ("never holds", FALSE)
-                    } else {
-                        ("always holds", TRUE)
-                    };
-                    self.findings.push(TypeFinding {
-                        span: Some(r.span.clone()),
-                        code: codes::NEVER_EQUAL,
-                        severity: Severity::Error,
-                        message: format!(
-                            "`{reference}` is declared `{}`, so it never equals {shown} ({}) and `{}` {verdict}{}",
-                            info.ty,
-                            kind_name(literal_kind(literal)),
-                            op.symbol(),
-                            literal_hint(info.ty, literal)
-                        ),
-                        help: None,
-                        literal: None,
-                    });
-                    return outcome;
-                }
-                all
-            }
-            _ => {
-                let declared = kinds_of(info.ty) & !NONE;
-                let set = if literal_left {
-                    outcomes(literal_kind(literal), declared)
-                } else {
-                    outcomes(declared, literal_kind(literal))
-                };
-                if set == ERROR {
-                    self.findings.push(TypeFinding {
-                        span: Some(r.span.clone()),
-                        code: codes::TYPE_MISMATCH,
-                        severity: Severity::Error,
-                        message: format!(
-                            "`{}` between `{reference}` (declared `{}`) and {shown} ({}) is a TypeError on every delivery, so this comparison never holds{}",
-                            op.symbol(),
-                            info.ty,
-                            kind_name(literal_kind(literal)),
-                            literal_hint(info.ty, literal)
-                        ),
-                        help: None,
-                        literal: None,
-                    });
-                    return ERROR;
-                }
-                all
-            }
+        if let (EntryType::Categorical, Literal::Str(s)) = (info.ty, literal)
+            && !info.values.iter().any(|v| v == s)
+        {
+            let near = self
+                .hints
+                .did_you_mean(s, info.values.iter().map(String::as_str));
+            let help = Some(near.map_or_else(
+                || format!("compare with one of {}", info.values.join(", ")),
+                |v| format!("did you mean `{v}`?"),
+            ));
+            let verdict = if op == CmpOp::Eq {
+                "so this comparison never holds"
+            } else {
+                "so this comparison always holds"
+            };
+            self.findings.push(TypeFinding {
+                span: Some(r.span.clone()),
+                code: codes::UNKNOWN_ENUM_VALUE,
+                severity: Severity::Error,
+                message: format!(
+                    "`{reference}` is categorical with values {}; {shown} is not one of them, {verdict}",
+                    info.values.join(", ")
+                ),
+                help,
+                literal: Some((s.clone(), near.map(str::to_owned))),
+            });
+            return if op == CmpOp::Eq { FALSE } else { TRUE };
         }
+        let bool_only = kinds_of(info.ty) & !NONE == BOOL;
+        let never_equal = match literal {
+            Literal::Int(i) if bool_only => !matches!(i, 0 | 1),
+            Literal::Float(f) if bool_only => !(*f == 0.0 || *f == 1.0),
+            _ => !all.has(if op == CmpOp::Eq { TRUE } else { FALSE }),
+        };
+        if !never_equal {
+            return all;
+        }
+        let (verdict, outcome) = if op == CmpOp::Eq {
+            ("never holds", FALSE)
+        } else {
+            ("always holds", TRUE)
+        };
+        self.findings.push(TypeFinding {
+            span: Some(r.span.clone()),
+            code: codes::NEVER_EQUAL,
+            severity: Severity::Error,
+            message: format!(
+                "`{reference}` is declared `{}`, so it never equals {shown} ({}) and `{}` {verdict}{}",
+                info.ty,
+                kind_name(literal_kind(literal)),
+                op.symbol(),
+                literal_hint(info.ty, literal)
+            ),
+            help: None,
+            literal: None,
+        });
+        outcome
+    }
+
+    /// `entry < literal` and the other orderings: an error when the
+    /// declared type makes every comparison a `TypeError`.
+    fn ordering_with_literal(
+        &mut self,
+        op: CmpOp,
+        side: &EntrySide<'_>,
+        all: Outcomes,
+    ) -> Outcomes {
+        let EntrySide {
+            entry: r,
+            info,
+            literal,
+            literal_left,
+        } = *side;
+        let declared = kinds_of(info.ty) & !NONE;
+        let set = if literal_left {
+            outcomes(op, literal_kind(literal), declared)
+        } else {
+            outcomes(op, declared, literal_kind(literal))
+        };
+        if set != ERROR {
+            return all;
+        }
+        self.findings.push(TypeFinding {
+            span: Some(r.span.clone()),
+            code: codes::TYPE_MISMATCH,
+            severity: Severity::Error,
+            message: format!(
+                "`{}` between `session.{}.{}` (declared `{}`) and {} ({}) is a TypeError on every delivery, so this comparison never holds{}",
+                op.symbol(),
+                r.namespace,
+                r.entry,
+                info.ty,
+                show_literal(literal),
+                kind_name(literal_kind(literal)),
+                literal_hint(info.ty, literal)
+            ),
+            help: None,
+            literal: None,
+        });
+        ERROR
     }
 }
 

@@ -1,0 +1,187 @@
+//! The node tree a document becomes: scalars with their style and YAML 1.2
+//! core-schema resolution, lists and mappings, each with its byte span.
+
+use std::ops::Range;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Style {
+    Plain,
+    SingleQuoted,
+    DoubleQuoted,
+    Literal,
+    Folded,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scalar {
+    pub value: String,
+    pub style: Style,
+    /// A core-schema tag's suffix (`str`, `int`, ...), if tagged.
+    pub tag: Option<String>,
+}
+
+/// What a scalar means under the YAML 1.2 core schema.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Resolved<'a> {
+    Null,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(&'a str),
+}
+
+impl Scalar {
+    /// Resolves the scalar by the core schema: only plain scalars (or explicit
+    /// tags) are typed; quoted and block scalars are always strings.
+    pub fn resolve(&self) -> Resolved<'_> {
+        let v = self.value.as_str();
+        match self.tag.as_deref() {
+            Some("str") => return Resolved::Str(v),
+            Some("null") => return Resolved::Null,
+            Some("bool") | Some("int") | Some("float") => return resolve_plain(v),
+            _ => {}
+        }
+        if self.style != Style::Plain {
+            return Resolved::Str(v);
+        }
+        resolve_plain(v)
+    }
+
+    /// The name of the scalar's type, for messages.
+    pub fn type_name(&self) -> &'static str {
+        match self.resolve() {
+            Resolved::Null => "null",
+            Resolved::Bool(_) => "a boolean",
+            Resolved::Int(_) => "an integer",
+            Resolved::Float(_) => "a float",
+            Resolved::Str(_) => "a string",
+        }
+    }
+}
+
+fn resolve_plain(v: &str) -> Resolved<'_> {
+    match v {
+        "" | "~" | "null" | "Null" | "NULL" => return Resolved::Null,
+        "true" | "True" | "TRUE" => return Resolved::Bool(true),
+        "false" | "False" | "FALSE" => return Resolved::Bool(false),
+        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => {
+            return Resolved::Float(f64::INFINITY);
+        }
+        "-.inf" | "-.Inf" | "-.INF" => return Resolved::Float(f64::NEG_INFINITY),
+        ".nan" | ".NaN" | ".NAN" => return Resolved::Float(f64::NAN),
+        _ => {}
+    }
+    let digits = v.strip_prefix(['-', '+']).unwrap_or(v);
+    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+        return v.parse().map_or(Resolved::Str(v), Resolved::Int);
+    }
+    if let Some(hex) = v.strip_prefix("0x")
+        && !hex.is_empty()
+        && hex.bytes().all(|b| b.is_ascii_hexdigit())
+    {
+        return i64::from_str_radix(hex, 16).map_or(Resolved::Str(v), Resolved::Int);
+    }
+    if let Some(oct) = v.strip_prefix("0o")
+        && !oct.is_empty()
+        && oct.bytes().all(|b| (b'0'..=b'7').contains(&b))
+    {
+        return i64::from_str_radix(oct, 8).map_or(Resolved::Str(v), Resolved::Int);
+    }
+    if is_core_float(digits)
+        && let Ok(f) = v.parse::<f64>()
+    {
+        return Resolved::Float(f);
+    }
+    Resolved::Str(v)
+}
+
+/// `[-+]? ( \. [0-9]+ | [0-9]+ ( \. [0-9]* )? ) ( [eE] [-+]? [0-9]+ )?` (sign stripped).
+fn is_core_float(s: &str) -> bool {
+    let b = s.as_bytes();
+    let mut i = 0;
+    let int_digits = b.iter().take_while(|c| c.is_ascii_digit()).count();
+    i += int_digits;
+    let mut frac_digits = 0;
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        frac_digits = b[i..].iter().take_while(|c| c.is_ascii_digit()).count();
+        i += frac_digits;
+    }
+    if int_digits + frac_digits == 0 {
+        return false;
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(b.get(i), Some(b'-' | b'+')) {
+            i += 1;
+        }
+        let exp = b[i..].iter().take_while(|c| c.is_ascii_digit()).count();
+        if exp == 0 {
+            return false;
+        }
+        i += exp;
+    }
+    i == b.len()
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum NodeKind {
+    Scalar(Scalar),
+    Seq(Vec<Node>),
+    Map(Vec<(Node, Node)>),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Node {
+    /// Byte range in the source (quotes included for quoted scalars).
+    pub span: Range<usize>,
+    pub kind: NodeKind,
+}
+
+impl Node {
+    pub fn as_scalar(&self) -> Option<&Scalar> {
+        match &self.kind {
+            NodeKind::Scalar(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// A short description of the node's kind, for messages.
+    pub fn describe(&self) -> &'static str {
+        match &self.kind {
+            NodeKind::Scalar(s) => s.type_name(),
+            NodeKind::Seq(_) => "a list",
+            NodeKind::Map(_) => "a mapping",
+        }
+    }
+
+    /// The byte offset in the source of character `offset` of a scalar's value,
+    /// when the value appears verbatim in the source (plain or quoted without
+    /// escapes on one line); else the start of the node.
+    pub fn value_offset(&self, source: &str, offset: usize) -> usize {
+        let Some(scalar) = self.as_scalar() else {
+            return self.span.start;
+        };
+        let Some(raw) = source.get(self.span.clone()) else {
+            return self.span.start;
+        };
+        let inner = match scalar.style {
+            Style::Plain => Some(raw),
+            Style::SingleQuoted => raw.strip_prefix('\'').and_then(|r| r.strip_suffix('\'')),
+            Style::DoubleQuoted => raw.strip_prefix('"').and_then(|r| r.strip_suffix('"')),
+            Style::Literal | Style::Folded => None,
+        };
+        match inner {
+            Some(inner) if inner == scalar.value => {
+                let lead = raw.len() - inner.len();
+                let lead = if scalar.style == Style::Plain {
+                    0
+                } else {
+                    lead / 2
+                };
+                self.span.start + lead + offset.min(inner.len())
+            }
+            _ => self.span.start,
+        }
+    }
+}
