@@ -1,4 +1,6 @@
-//! The `utter` binary as a process: exit codes, output shapes.
+//! The `utter` binary as a process: exit codes, output shapes. One file
+//! for the one binary (over 600 lines: a case per command and option,
+//! each short, read top to bottom like the `--help` they follow).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

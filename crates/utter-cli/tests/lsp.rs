@@ -1,5 +1,6 @@
 //! `utter lsp` end to end: a scripted JSON-RPC client over stdio drives a
-//! session on a copy of the example agent.
+//! session on a copy of the example agent (over 600 lines: the client and
+//! the sessions share this file, each session one test).
 
 use std::io::{BufRead as _, BufReader, Read as _, Write as _};
 use std::path::{Path, PathBuf};

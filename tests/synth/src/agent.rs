@@ -9,7 +9,8 @@
 
 use std::fmt::Write as _;
 
-use crate::{Rng, SynthType, typed_condition, yaml_string};
+use crate::typed::typed_condition;
+use crate::{Rng, SynthType, yaml_string};
 
 /// Skill ids: plain ones, and ones spelled like generated items or keywords.
 const SKILL_IDS: &[&str] = &[
@@ -147,7 +148,7 @@ pub fn random_agent(seed: u64) -> Agent {
         }
         files.push((
             format!("skills/{skill}/memory.yml"),
-            crate::skill_memory(&public, &private),
+            crate::typed::skill_memory(&public, &private),
         ));
     }
     // Responses: each name defined once, at the root or in one skill.

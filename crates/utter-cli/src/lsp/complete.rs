@@ -17,7 +17,7 @@ pub fn complete(project: &Project, label: &str, prefix: &str) -> Vec<CompletionI
         prefix,
         own: skill_of(label),
     };
-    let completers: [fn(&Cursor<'_>) -> Option<Vec<CompletionItem>>; 5] = [
+    let completers: [Completer; 5] = [
         session_reference,
         categorical_value,
         placeholder,
@@ -29,6 +29,9 @@ pub fn complete(project: &Project, label: &str, prefix: &str) -> Vec<CompletionI
         .find_map(|complete| complete(&at))
         .unwrap_or_default()
 }
+
+/// What may be typed in one situation, if the cursor is in it.
+type Completer = fn(&Cursor<'_>) -> Option<Vec<CompletionItem>>;
 
 /// Where completion was asked: the file, the text before the cursor on its
 /// line, and the skill the file belongs to.

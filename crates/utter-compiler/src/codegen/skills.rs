@@ -29,67 +29,11 @@ pub fn skill_items(
         .map(|s| format!(" `{}`", doc_text(s, 80)))
         .collect();
     let count = Literal::usize_unsuffixed(skills.len());
-    let response = |i: usize| {
-        let name = registry.map_or_else(String::new, |r| r.responses[i].name.clone());
-        let v = super::idents::yaml_variant(&name);
-        quote!(Response::#v)
-    };
-    let option = |r: Option<usize>| match r {
-        Some(i) => {
-            let v = response(i);
-            quote!(::core::option::Option::Some(#v))
-        }
-        None => quote!(::core::option::Option::None),
-    };
-    let tables = skills.iter().enumerate().map(|(si, skill)| {
-        let id = lit_str(skill);
-        let refs = registry.and_then(|r| r.skill_refs(skill));
-        let Some(refs) = refs else {
-            return quote!(::utter::SkillResponses { skill: #id, on_activate: &[], when: &[], tools: &[], steps: &[] });
-        };
-        let on_activate = refs.on_activate.iter().map(|&i| response(i));
-        let when: Vec<TokenStream> = refs
-            .when
-            .iter()
-            .enumerate()
-            .map(|(wi, (i, expr))| {
-                let ident = super::idents::when_fn(si, wi);
-                let body = conditions.result(expr);
-                items.push(quote! {
-                    pub fn #ident(r: &Context<'_>) -> Holds {
-                        #body
-                    }
-                });
-                let r = response(*i);
-                quote!(::utter::WhenTrigger { response: #r, condition: __utter_compiled::#ident })
-            })
-            .collect();
-        let tools = refs.tools.iter().map(|t| {
-            let tool = lit_str(&t.tool);
-            let (a, b, c, d) = (option(t.on_success), option(t.on_failure), option(t.utter_for_confirmation), option(t.utter_on_user_denial));
-            quote!(::utter::ToolResponses { tool: #tool, on_success: #a, on_failure: #b, utter_for_confirmation: #c, utter_on_user_denial: #d })
-        });
-        let steps = refs.steps.iter().map(|st| {
-            let block = lit_str(&st.block);
-            let step = lit_str(&st.step);
-            let kind = match st.kind {
-                StepKind::Action => quote!(::utter::StepKind::Action),
-                StepKind::Utterance => quote!(::utter::StepKind::Utterance),
-            };
-            let r = response(st.response);
-            quote!(::utter::StepResponse { block: #block, step: #step, kind: #kind, response: #r })
-        });
-        quote! {
-            ::utter::SkillResponses {
-                skill: #id,
-                on_activate: &[#(#on_activate),*],
-                when: &[#(#when),*],
-                tools: &[#(#tools),*],
-                steps: &[#(#steps),*],
-            }
-        }
-    });
-    let tables: Vec<TokenStream> = tables.collect();
+    let tables: Vec<TokenStream> = skills
+        .iter()
+        .enumerate()
+        .map(|(si, skill)| skill_table(registry, si, skill, conditions, items))
+        .collect();
 
     let indices = (0..skills.len()).map(Literal::usize_unsuffixed);
     let id_arms = variants
@@ -169,5 +113,72 @@ pub fn skill_items(
         }
 
 
+    }
+}
+
+/// The `SkillResponses` of skill number `si`: what its skill.md references,
+/// each `when:` condition compiled into `items`.
+fn skill_table(
+    registry: Option<&Registry>,
+    si: usize,
+    skill: &str,
+    conditions: &mut Conditions<'_>,
+    items: &mut Vec<TokenStream>,
+) -> TokenStream {
+    let id = lit_str(skill);
+    let Some((registry, refs)) = registry.and_then(|r| Some((r, r.skill_refs(skill)?))) else {
+        return quote!(::utter::SkillResponses { skill: #id, on_activate: &[], when: &[], tools: &[], steps: &[] });
+    };
+    let response = |i: usize| {
+        let v = super::idents::yaml_variant(&registry.responses[i].name);
+        quote!(Response::#v)
+    };
+    let option = |r: Option<usize>| match r {
+        Some(i) => {
+            let v = response(i);
+            quote!(::core::option::Option::Some(#v))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    let on_activate = refs.on_activate.iter().map(|&i| response(i));
+    let when: Vec<TokenStream> = refs
+        .when
+        .iter()
+        .enumerate()
+        .map(|(wi, (i, expr))| {
+            let ident = super::idents::when_fn(si, wi);
+            let body = conditions.result(expr);
+            items.push(quote! {
+                pub fn #ident(r: &Context<'_>) -> Holds {
+                    #body
+                }
+            });
+            let r = response(*i);
+            quote!(::utter::WhenTrigger { response: #r, condition: __utter_compiled::#ident })
+        })
+        .collect();
+    let tools = refs.tools.iter().map(|t| {
+        let tool = lit_str(&t.tool);
+        let (a, b, c, d) = (option(t.on_success), option(t.on_failure), option(t.utter_for_confirmation), option(t.utter_on_user_denial));
+        quote!(::utter::ToolResponses { tool: #tool, on_success: #a, on_failure: #b, utter_for_confirmation: #c, utter_on_user_denial: #d })
+    });
+    let steps = refs.steps.iter().map(|st| {
+        let block = lit_str(&st.block);
+        let step = lit_str(&st.step);
+        let kind = match st.kind {
+            StepKind::Action => quote!(::utter::StepKind::Action),
+            StepKind::Utterance => quote!(::utter::StepKind::Utterance),
+        };
+        let r = response(st.response);
+        quote!(::utter::StepResponse { block: #block, step: #step, kind: #kind, response: #r })
+    });
+    quote! {
+        ::utter::SkillResponses {
+            skill: #id,
+            on_activate: &[#(#on_activate),*],
+            when: &[#(#when),*],
+            tools: &[#(#tools),*],
+            steps: &[#(#steps),*],
+        }
     }
 }
