@@ -12,7 +12,7 @@ responses.yml with random conditions, templates and metadata), then
   `select_variant` + `substitute_memory_placeholders` over a real
   `MemoryManager`, and compares text, rephrase flag and fallback.
 
-Each disagreement is agreed, documented (keyed to a row of the README's
+Each disagreement is agreed, documented (keyed to a row of docs/semantics.md's
 "Differences from the reference engine" table) or unexpected. Run through
 run.sh, which installs rasa-pro 3.21.0 into a throwaway venv.
 
@@ -58,7 +58,7 @@ CONFIG_CODES = {
 
 # Documented differences: a finding only utter reports is documented when it
 # matches one of these (code prefix, message pattern), keyed to the first
-# column of the README's "Differences from the reference engine" table.
+# column of the "Differences from the reference engine" table (docs/semantics.md).
 DOCUMENTED = {
     "typed-conditions": ("utter.validation.condition.", ""),
     "python-accidents": ("mantle.validation.response.invalid_condition", r"comments|bytes|complex|Ellipsis|\\N\{|not a Unicode scalar value"),
@@ -430,7 +430,7 @@ def classify_validation(ours, messages, theirs):
     if not extra and not missing:
         return None
     reasons = set()
-    # Defaults are not counted past a malformed variant (README `no-cascade`).
+    # Defaults are not counted past a malformed variant (docs/semantics.md `no-cascade`).
     malformed = {r for (c, r) in ours if c in ("mantle.validation.response.invalid_variant_key", "mantle.validation.response.invalid_variant_shape")}
     for (code, response) in list(missing):
         if code in ("mantle.validation.response.multiple_defaults", "mantle.validation.response.default_required") and response in malformed:
@@ -517,7 +517,7 @@ def main():
     for key in DOCUMENTED:
         n = sum(t[key] for t in tally.values())
         if n:
-            print(f"documented `{key}` (README, Differences): {n}")
+            print(f"documented `{key}` (docs/semantics.md, Differences): {n}")
     for kind, root, detail in unexpected[:20]:
         print(f"\nunexpected {kind} in {root}:\n  {json.dumps(detail, ensure_ascii=False)}")
     if not keep:

@@ -11,7 +11,7 @@ copied into this repository). For each agent:
   skill view for random memories that respect the declared types,
   through `utter deliver-batch` and the reference's `select_variant` +
   placeholder substitution: text, rephrase flag and fallback compared. The
-  bundled responses' own wording is ours (README, `system-wording`): for a
+  bundled responses' own wording is ours (docs/semantics.md, `system-wording`): for a
   bundled response the text may differ, nothing else.
 
     real_agents.py --utter PATH [--memories 200] [--seed 1]

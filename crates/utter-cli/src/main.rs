@@ -72,7 +72,7 @@ enum Command {
         /// The agent folder (holding responses.yml and/or skills/).
         #[arg(default_value = ".")]
         agent_dir: PathBuf,
-        /// Output format. `human` is rustc-style; `json` is described in the README;
+        /// Output format. `human` is rustc-style; `json` is described in docs/cli-and-ci.md;
         /// `sarif` is SARIF 2.1.0 for code scanning; `github` prints workflow
         /// commands that annotate a GitHub Actions run. Default: `github` when
         /// GITHUB_ACTIONS=true, else `human`.

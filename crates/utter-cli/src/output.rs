@@ -85,7 +85,7 @@ fn finding_json(f: &Finding, dir: &Path) -> Json {
     })
 }
 
-/// The JSON document of `utter check --format json` (see the README).
+/// The JSON document of `utter check --format json` (see docs/cli-and-ci.md).
 pub fn json(checked: &Checked, dir: &Path) -> String {
     let s = Summary::of(checked);
     json!({

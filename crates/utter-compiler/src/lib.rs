@@ -51,6 +51,12 @@ pub mod snapshot;
 pub mod template;
 mod validate;
 
+// The guide's CLI chapter, so that its Rust example (a wording test with
+// `utter_compiler::snapshot::check`) compiles as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/cli-and-ci.md")]
+mod guide_cli_and_ci {}
+
 pub use diagnostics::{Finding, Severity, SourceFile, codes};
 pub use interpret::{Interpreter, RegistryError};
 pub use load::project::{ProjectFiles, ReadError};

@@ -40,6 +40,29 @@ pub use reload::{ReloadError, ReloadEvent};
 pub use utter_macros::include_responses;
 pub use utter_runtime::*;
 
+// The guide's chapters, so that their Rust examples compile as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/typed-api.md")]
+mod guide_typed_api {}
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/format.md")]
+mod guide_format {}
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/semantics.md")]
+mod guide_semantics {}
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/editor.md")]
+mod guide_editor {}
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/reliability.md")]
+mod guide_reliability {}
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/performance.md")]
+mod guide_performance {}
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+mod readme {}
+
 /// What generated code calls for a development hot reload; not a stable API.
 #[doc(hidden)]
 pub mod __reload {

@@ -101,7 +101,7 @@ impl Reload {
 /// The development hot reload of one compiled agent: `responses::hot_reload()`.
 ///
 /// With utter's `hot-reload` feature (a development tool: enable it for
-/// `cargo run` only, see the README), the first delivery starts watching
+/// `cargo run` only, see docs/typed-api.md), the first delivery starts watching
 /// the folder the agent was compiled from. Each edit is checked in full; a
 /// valid edit that changes only wording (texts, conditions, rephrase flags)
 /// takes effect atomically for the next deliveries, through the typed view

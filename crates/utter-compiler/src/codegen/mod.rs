@@ -113,7 +113,7 @@ pub enum Strategy {
 }
 
 /// Above this many responses, [`Strategy::Auto`] generates the compact form
-/// (chosen by measurement: see the README's build-cost table).
+/// (chosen by measurement: see the build-cost table in benches/README.md).
 pub const COMPACT_ABOVE: usize = 1_000;
 
 impl Strategy {
