@@ -9,6 +9,8 @@ use std::path::{Path, PathBuf};
 
 use saphyr::{LoadableYamlNode, Yaml};
 
+pub mod hand;
+
 /// Generated code for the benchmark agents.
 #[allow(clippy::all, dead_code, unused)]
 pub mod generated {

@@ -26,6 +26,7 @@
 //! (rustc-style, with `file:line:col` and the source line), so an invalid
 //! project fails the build with its findings and nothing else.
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 use std::fmt;
 use std::io::{self, Write};
@@ -86,8 +87,11 @@ impl std::error::Error for Error {}
 /// What a successful compilation wrote.
 #[derive(Clone, Debug)]
 pub struct Output {
+    /// The generated file.
     pub path: PathBuf,
+    /// How many responses it compiles.
     pub responses: usize,
+    /// How many warnings were reported.
     pub warnings: usize,
 }
 

@@ -5,8 +5,11 @@
 
 /// One bundled skill: its id and the texts of its files, if any.
 pub struct BundledSkill {
+    /// The skill id.
     pub id: &'static str,
+    /// Its `responses.yml`, if it has one.
     pub responses: Option<&'static str>,
+    /// Its `memory.yml`, if it has one.
     pub memory: Option<&'static str>,
 }
 

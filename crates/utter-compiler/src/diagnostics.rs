@@ -9,15 +9,19 @@ use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
 pub mod codes;
 pub mod escape;
 
+/// How much a finding matters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Severity {
+    /// The project does not compile.
     Error,
+    /// Compiles, but probably not what the author meant.
     Warning,
     /// Information that never fails a check (how a value will be written).
     Note,
 }
 
 impl Severity {
+    /// `error`, `warning` or `note`.
     pub fn as_str(self) -> &'static str {
         match self {
             Severity::Error => "error",
@@ -30,21 +34,27 @@ impl Severity {
 /// One problem in one file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Finding {
+    /// Its code (see [`codes`]).
     pub code: &'static str,
+    /// How much it matters.
     pub severity: Severity,
     /// Path relative to the agent folder, `/`-separated.
     pub file: String,
+    /// The response it is about, if any.
     pub response: Option<String>,
     /// 0-based index of the variant in its YAML list.
     pub variant: Option<usize>,
     /// 1-based line and column (columns count characters).
     pub line: usize,
+    /// See `line`.
     pub column: usize,
+    /// What is wrong, in one sentence.
     pub message: String,
     /// Byte range in the file the finding points at.
     pub span: Range<usize>,
     /// 1-based line and column just past the span's end.
     pub end_line: usize,
+    /// See `end_line`.
     pub end_column: usize,
     /// How to fix it, shown as rustc's `help:`.
     pub help: Option<String>,
@@ -71,6 +81,7 @@ impl Finding {
         self
     }
 
+    /// Whether it fails the check.
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }
@@ -116,6 +127,7 @@ impl Finding {
 pub struct SourceFile {
     /// Path relative to the agent folder (or `<bundled>/...`).
     pub label: String,
+    /// The decoded text.
     pub text: String,
     line_starts: Vec<usize>,
     /// Byte offset of every 64th character, so columns cost O(log n) even
@@ -127,6 +139,7 @@ pub struct SourceFile {
 const MAX_SNIPPET_LINE: usize = 4096;
 
 impl SourceFile {
+    /// A file called `label` holding `text`.
     pub fn new(label: impl Into<String>, text: impl Into<String>) -> Self {
         let text = text.into();
         let mut line_starts = vec![0];

@@ -91,6 +91,7 @@ pub enum RegistryError {
 }
 
 impl RegistryError {
+    /// The finding code of the refusal.
     pub fn code(&self) -> &'static str {
         match self {
             RegistryError::Read(_) => "utter.io.unreadable",

@@ -37,6 +37,7 @@
 //! generator's parts are private to [`codegen`]. The crate is versioned
 //! with the rest of utter and makes no stability promise beyond it.
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 pub mod analysis;
 pub mod bundled;

@@ -35,35 +35,55 @@ pub struct Registry {
 /// [`Registry::responses`].
 #[derive(Clone, Debug, Default)]
 pub struct SkillRefs {
+    /// The skill id.
     pub skill: String,
+    /// Responses delivered when the skill activates (`utter:` with `on: activate`).
     pub on_activate: Vec<usize>,
+    /// `when:` triggers: the response and the condition that delivers it.
     pub when: Vec<(usize, Expr<usize>)>,
+    /// Tool constraints naming responses.
     pub tools: Vec<ToolRefs>,
+    /// Ordered-block steps naming responses.
     pub steps: Vec<StepRef>,
 }
 
+/// The responses one tool constraint of a skill.md names (indices into
+/// [`Registry::responses`]).
 #[derive(Clone, Debug, Default)]
 pub struct ToolRefs {
+    /// The tool's name.
     pub tool: String,
+    /// `on_success:`.
     pub on_success: Option<usize>,
+    /// `on_failure:`.
     pub on_failure: Option<usize>,
+    /// `utter_for_confirmation:`.
     pub utter_for_confirmation: Option<usize>,
+    /// `utter_on_user_denial:`.
     pub utter_on_user_denial: Option<usize>,
 }
 
+/// A step of an ordered block that names a response.
 #[derive(Clone, Debug)]
 pub struct StepRef {
+    /// The block's `id`.
     pub block: String,
+    /// The step's `id`.
     pub step: String,
+    /// `action:` or `utter:`.
     pub kind: StepKind,
+    /// The response, as an index into [`Registry::responses`].
     pub response: usize,
 }
 
+/// A response of the registry, lowered: what delivery needs.
 #[derive(Clone, Debug)]
 pub struct Response {
+    /// Its name.
     pub name: String,
     /// The file that defines it (after merging), and the line of its name.
     pub file: String,
+    /// The line of its name in `file`.
     pub line: usize,
     /// The skill whose file defines it; `None` for the project root.
     pub skill: Option<String>,
@@ -74,14 +94,18 @@ pub struct Response {
     pub default: Option<usize>,
 }
 
+/// A variant of a lowered response.
 #[derive(Clone, Debug)]
 pub struct Variant {
     /// The text as written.
     pub text: String,
+    /// The text split into literal pieces and placeholders (entry ids).
     pub pieces: Vec<Piece<String, Vec<usize>>>,
+    /// Its condition, references resolved to entry ids.
     pub condition: Option<Expr<usize>>,
     /// The condition as written, for docs.
     pub condition_text: Option<String>,
+    /// `metadata.rephrase`.
     pub rephrase: bool,
 }
 

@@ -4,19 +4,27 @@
 
 use std::ops::Range;
 
+/// One piece of a text as scanned, before placeholders are resolved.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RawPiece {
+    /// Literal text.
     Text(String),
     /// `{session.REF}`; `reference` is REF.
     Session {
+        /// What follows `session.`.
         reference: String,
+        /// The placeholder as written, braces included.
         raw: String,
+        /// Where it is in the text.
         span: Range<usize>,
     },
     /// `{name}`.
     Bare {
+        /// The entry name.
         name: String,
+        /// The placeholder as written, braces included.
         raw: String,
+        /// Where it is in the text.
         span: Range<usize>,
     },
 }

@@ -1,5 +1,6 @@
 //! `include_responses!`: a thin shim over `utter_compiler::codegen`.
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 use proc_macro::TokenStream;
 

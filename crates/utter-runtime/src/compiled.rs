@@ -11,7 +11,9 @@ use crate::writer::{Writer, written};
 /// A compiled response: its variants in YAML order; selection is the
 /// response's generated straight-line function.
 pub struct Response {
+    /// The response's name.
     pub name: &'static str,
+    /// Its variants, in YAML order.
     pub variants: &'static [Variant],
     /// Set by the generator when the delivery never depends on memory:
     /// no variant is conditioned and the default's text is literal.
@@ -20,8 +22,11 @@ pub struct Response {
 
 /// The delivery of a response that never depends on memory.
 pub struct Constant {
+    /// The text delivered.
     pub text: &'static str,
+    /// The variant it is.
     pub variant: usize,
+    /// Its `metadata.rephrase`.
     pub rephrase: bool,
 }
 

@@ -93,13 +93,17 @@ impl<'a> Delivery<'a> {
 /// Rewords a response text asynchronously (an LLM call in an async agent).
 /// Implemented by hand; `async fn rephrase` in the impl is the usual form.
 pub trait AsyncRephraser {
+    /// Why rewording failed (the literal text is delivered then).
     type Error;
+    /// `text`, reworded.
     fn rephrase(&mut self, text: &str) -> impl Future<Output = Result<String, Self::Error>> + Send;
 }
 
 /// Rewords a response text in context (an LLM call in a real agent).
 pub trait Rephraser {
+    /// Why rewording failed (the literal text is delivered then).
     type Error;
+    /// `text`, reworded.
     fn rephrase(&mut self, text: &str) -> Result<String, Self::Error>;
 }
 
@@ -113,6 +117,7 @@ impl<E, F: FnMut(&str) -> Result<String, E>> Rephraser for F {
 /// The text that is finally sent.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Spoken<'a, E> {
+    /// The text to say.
     pub text: Cow<'a, str>,
     /// True when the text is the rephraser's.
     pub rephrased: bool,

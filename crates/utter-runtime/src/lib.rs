@@ -5,6 +5,7 @@
 //! memory and its readable views, Python value semantics (comparison,
 //! truthiness, `str()`), interpolation, and delivery with optional rephrasing.
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 #[doc(hidden)]
 pub mod __private;

@@ -24,10 +24,13 @@ pub enum Visibility {
 /// the interpreter holds `Entry<String, Vec<String>>`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entry<S = &'static str, V = &'static [&'static str]> {
+    /// The entry's id: its index in the agent's entry table.
     pub id: usize,
     /// A skill id, or `project`.
     pub namespace: S,
+    /// The entry's name.
     pub name: S,
+    /// Who may read it.
     pub visibility: Visibility,
     /// Text a placeholder shows while the entry is unset, instead of being left
     /// as written (the reference engine's one such entry is
@@ -99,8 +102,11 @@ pub fn find_entry<'t, S: AsRef<str>, V>(
 /// An entry as a memory store sees it: its dense id and its names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EntryKey<'a> {
+    /// The entry's id: its index in the agent's entry table.
     pub id: usize,
+    /// A skill id, or `project`.
     pub namespace: &'a str,
+    /// The entry's name.
     pub name: &'a str,
 }
 
@@ -204,6 +210,7 @@ pub struct MapMemory {
 }
 
 impl MapMemory {
+    /// An empty memory.
     pub fn new() -> Self {
         Self::default()
     }
@@ -242,6 +249,7 @@ pub trait SkillId: Copy {
 /// A skill id that names no skill of the agent.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnknownSkill {
+    /// The id given.
     pub id: String,
     /// The closest known id, when the unknown one looks like a typo of it.
     pub did_you_mean: Option<String>,
@@ -285,6 +293,7 @@ fn nearest<'k>(name: &str, known: impl IntoIterator<Item = &'k str>) -> Option<S
 /// `"...".parse::<Response>()` returns).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnknownResponse {
+    /// The name given.
     pub name: String,
     /// The closest known name, when the unknown one looks like a typo of it.
     pub did_you_mean: Option<String>,

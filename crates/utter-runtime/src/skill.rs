@@ -37,6 +37,7 @@ impl<R> SkillResponses<R> {
 
 /// An `utter:` trigger with a `when:` condition.
 pub struct WhenTrigger<R> {
+    /// The response.
     pub response: R,
     /// The compiled condition, evaluated in the skill's view.
     pub condition: fn(&Context<'_>) -> Result<bool, EvalError>,
@@ -60,10 +61,15 @@ impl<R: core::fmt::Debug> core::fmt::Debug for WhenTrigger<R> {
 /// The responses a tool constraint names.
 #[derive(Debug)]
 pub struct ToolResponses<R> {
+    /// The tool's name.
     pub tool: &'static str,
+    /// `on_success:`.
     pub on_success: Option<R>,
+    /// `on_failure:`.
     pub on_failure: Option<R>,
+    /// `utter_for_confirmation:`.
     pub utter_for_confirmation: Option<R>,
+    /// `utter_on_user_denial:`.
     pub utter_on_user_denial: Option<R>,
 }
 
@@ -79,8 +85,12 @@ pub enum StepKind {
 /// An ordered-block step that delivers a response.
 #[derive(Debug)]
 pub struct StepResponse<R> {
+    /// The ordered block's `id`.
     pub block: &'static str,
+    /// The step's `id`.
     pub step: &'static str,
+    /// `action:` or `utter:`.
     pub kind: StepKind,
+    /// The response.
     pub response: R,
 }

@@ -18,17 +18,29 @@ pub enum Piece<S = &'static str, C = &'static [usize]> {
     /// Literal text.
     Text(S),
     /// `{session.<ns>.<entry>}`: reads entry `entry` (an id) through the view.
-    Session { entry: usize, raw: S },
+    Session {
+        /// The entry's id.
+        entry: usize,
+        /// The placeholder as written (delivered when nothing fills it).
+        raw: S,
+    },
     /// `{entry}`: the active skill's own entry of that name, else the project
     /// entry; `candidates` are the ids of the declared entries with that name.
-    Bare { candidates: C, raw: S },
+    Bare {
+        /// The ids of the declared entries with that name.
+        candidates: C,
+        /// The placeholder as written (delivered when nothing fills it).
+        raw: S,
+    },
 }
 
 /// One variant of a compiled response.
 pub struct Variant {
+    /// Its text, split into pieces.
     pub pieces: &'static [Piece],
     /// The text when it has no placeholder: delivered without rendering.
     pub literal: Option<&'static str>,
+    /// Its `metadata.rephrase`.
     pub rephrase: bool,
     /// The capacity a rendered text starts with: its literal bytes plus
     /// the longest number per placeholder (longer strings grow it).

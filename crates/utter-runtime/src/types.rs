@@ -105,16 +105,30 @@ impl fmt::Display for EntryType {
 #[derive(Clone, Debug)]
 pub enum SetError {
     /// No `memory.yml` of the agent declares `namespace.name`.
-    Undeclared { namespace: String, name: String },
+    Undeclared {
+        /// The namespace asked for.
+        namespace: String,
+        /// The entry asked for.
+        name: String,
+    },
     /// The value nests lists and dicts deeper than [`MAX_VALUE_DEPTH`].
-    TooDeep { namespace: String, name: String },
+    TooDeep {
+        /// The entry's namespace.
+        namespace: String,
+        /// The entry.
+        name: String,
+    },
     /// The value does not fit the entry's declared type.
     WrongType {
+        /// The entry's namespace.
         namespace: String,
+        /// The entry.
         name: String,
+        /// Its declared type.
         declared: EntryType,
         /// The accepted values of a categorical entry.
         values: Vec<String>,
+        /// The value refused.
         value: Value,
     },
 }
@@ -158,11 +172,14 @@ impl std::error::Error for SetError {}
 /// generated enum's `FromStr`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnknownValue {
+    /// The text given.
     pub text: String,
+    /// The entry's values.
     pub expected: &'static [&'static str],
 }
 
 impl UnknownValue {
+    /// `text` is none of `expected`.
     pub fn new(text: &str, expected: &'static [&'static str]) -> Self {
         UnknownValue {
             text: text.to_owned(),

@@ -10,11 +10,17 @@ use core::fmt;
 /// (JSON, YAML) instead of silently losing precision.
 #[derive(Clone, Debug)]
 pub enum Value {
+    /// Python's `None` (also: unset).
     None,
+    /// A `bool`.
     Bool(bool),
+    /// An `int` (64 bits).
     Int(i64),
+    /// A `float`.
     Float(f64),
+    /// A `str`.
     Str(String),
+    /// A `list`.
     List(Vec<Value>),
     /// A dict with string keys, in insertion order (as Python keeps it).
     Map(Vec<(String, Value)>),
@@ -24,12 +30,19 @@ pub enum Value {
 /// Literals in generated code are `ValueRef`s too, so evaluation never allocates.
 #[derive(Clone, Copy, Debug)]
 pub enum ValueRef<'a> {
+    /// Python's `None` (also: unset).
     None,
+    /// A `bool`.
     Bool(bool),
+    /// An `int` (64 bits).
     Int(i64),
+    /// A `float`.
     Float(f64),
+    /// A `str`.
     Str(&'a str),
+    /// A `list`.
     List(&'a [Value]),
+    /// A `dict`, its pairs in order.
     Map(&'a [(String, Value)]),
 }
 
@@ -167,11 +180,17 @@ impl<'a> ValueRef<'a> {
 /// A comparison operator of the condition grammar.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CmpOp {
+    /// `==`
     Eq,
+    /// `!=`
     Ne,
+    /// `<`
     Lt,
+    /// `<=`
     Le,
+    /// `>`
     Gt,
+    /// `>=`
     Ge,
 }
 
@@ -205,8 +224,11 @@ impl CmpOp {
 /// ordering a string against an int. The variant it guards is skipped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EvalError {
+    /// The comparison.
     pub op: CmpOp,
+    /// The Python type name of the left operand.
     pub left: &'static str,
+    /// The Python type name of the right operand.
     pub right: &'static str,
 }
 

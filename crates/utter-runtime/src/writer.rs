@@ -15,6 +15,7 @@ pub type Writer<R> =
 /// One piece of a variant's text as its generated writer sees it.
 #[derive(Clone, Copy)]
 pub enum Part<'v> {
+    /// Literal text.
     Text(&'static str),
     /// A placeholder's value, and what to write when it is unset.
     Value(ValueRef<'v>, &'static str),

@@ -31,6 +31,7 @@
 //! The runtime items (memory, values, delivery) live in `utter-runtime` and
 //! are re-exported here; generated code names them as `::utter::...`.
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 mod reload;
 

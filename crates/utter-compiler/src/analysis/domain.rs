@@ -49,6 +49,7 @@ pub struct Comparisons {
 }
 
 impl Comparisons {
+    /// No comparison seen yet, for `entries` entries.
     pub fn new(entries: usize) -> Self {
         Comparisons {
             parent: (0..entries).collect(),

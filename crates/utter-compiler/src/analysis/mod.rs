@@ -53,7 +53,10 @@ pub struct Witness(pub Vec<(usize, Value)>);
 pub enum Why {
     /// Its condition never holds; `error` when it is an evaluation error in
     /// every state (the error of the first state).
-    NeverTrue { error: Option<EvalError> },
+    NeverTrue {
+        /// The evaluation error, when every state is one.
+        error: Option<EvalError>,
+    },
     /// Whenever its condition holds, one of these earlier variants is
     /// delivered (a witness of each is in their verdicts).
     Shadowed(Vec<usize>),
@@ -100,7 +103,9 @@ pub fn home_view(registry: &Registry, response: usize) -> Option<&str> {
 /// What the analysis of one response reads: the agent's entries and
 /// skills, and the response's variants.
 pub struct Subject<'a> {
+    /// The declared entries (`id` = index).
     pub entries: &'a [Entry<String, Vec<String>>],
+    /// Every skill id.
     pub skills: &'a [String],
     /// How many variants the response has.
     pub variants: usize,

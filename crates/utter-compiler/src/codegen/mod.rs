@@ -297,6 +297,7 @@ pub fn expand(checked: &Checked, span: Span, tracked: &[&Path]) -> TokenStream {
 pub struct ExpandOptions {
     /// Warnings are errors.
     pub deny_warnings: bool,
+    /// Straight-line, compact, or chosen by size.
     pub strategy: Strategy,
     /// Where the agent was compiled from (for a development hot reload).
     pub origin: Origin,

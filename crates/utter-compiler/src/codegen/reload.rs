@@ -17,8 +17,11 @@ use crate::lower::{Registry, Response};
 /// Where an agent was compiled from, as generated code records it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Origin {
+    /// The agent folder.
     pub folder: OriginFolder,
+    /// The dialect it was checked as.
     pub dialect: Dialect,
+    /// Whether it was compiled without the bundled defaults.
     pub without_bundled_defaults: bool,
 }
 

@@ -29,19 +29,30 @@ pub const MAX_OPERANDS: usize = 256;
 /// `session.<namespace>.<entry>` as written, with spans in the condition text.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MemoryRef {
+    /// `<namespace>`: a skill id or `project`.
     pub namespace: String,
+    /// `<entry>`.
     pub entry: String,
+    /// The whole reference.
     pub span: Range<usize>,
+    /// The namespace alone.
     pub namespace_span: Range<usize>,
+    /// The entry alone.
     pub entry_span: Range<usize>,
 }
 
+/// A literal of a condition, as Python reads it.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Literal {
+    /// `None`.
     None,
+    /// `True` or `False`.
     Bool(bool),
+    /// An integer.
     Int(i64),
+    /// A float.
     Float(f64),
+    /// A quoted string.
     Str(String),
 }
 
@@ -66,13 +77,18 @@ pub enum Expr<R> {
     Or(Vec<Expr<R>>),
     /// `a and b and ...`: evaluates left to right, short-circuits, yields a bool.
     And(Vec<Expr<R>>),
+    /// `not a`: a bool.
     Not(Box<Expr<R>>),
     /// `first op1 x1 op2 x2 ...`, Python chaining: each operand evaluated once.
     Compare {
+        /// The leftmost operand.
         first: Box<Expr<R>>,
+        /// Each operator with the operand on its right.
         rest: Vec<(CmpOp, Expr<R>)>,
     },
+    /// A memory reference (as written, or resolved to an entry id).
     Ref(R),
+    /// A literal.
     Lit(Literal),
 }
 
@@ -133,7 +149,9 @@ impl<R> Expr<R> {
 /// Why a condition was rejected; `span` is a byte range in the condition text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ConditionError {
+    /// Where, in the condition text.
     pub span: Range<usize>,
+    /// What is wrong.
     pub message: String,
 }
 

@@ -12,11 +12,15 @@ use crate::diagnostics::{Severity, codes, did_you_mean};
 /// One declared entry.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MemoryDecl {
+    /// A skill id, or `project`.
     pub namespace: String,
+    /// The entry's name.
     pub name: String,
+    /// Who may read it.
     pub visibility: Visibility,
     /// The file that declares it and the span of its name there.
     pub file: String,
+    /// The span of its name in `file`.
     pub span: Range<usize>,
     /// `type:` (`any` when absent or unknown; an unknown one is a finding).
     pub ty: EntryType,
@@ -24,12 +28,16 @@ pub struct MemoryDecl {
     pub values: Vec<String>,
     /// `description:`, `pii:` and `initial_value:` (as written), for docs.
     pub description: Option<String>,
+    /// `pii: true`.
     pub pii: bool,
+    /// `initial_value:` as written.
     pub initial_value: Option<String>,
     /// Spans of `description:`, of `llm_settable: true` and of `seed: true`,
     /// for the reference engine's description and seeding rules.
     pub description_span: Option<Range<usize>>,
+    /// Where `llm_settable: true` is written.
     pub llm_settable: Option<Range<usize>>,
+    /// Where `seed: true` is written.
     pub seed: Option<Range<usize>>,
     /// The `#` comment lines right above the entry's name, joined: the
     /// documentation of an entry the reference allows no `description` on.

@@ -14,7 +14,9 @@ use yaml::{Node, NodeKind};
 
 /// One file being walked: its source and where its findings go.
 pub struct FileCx<'a> {
+    /// The file being walked.
     pub source: &'a SourceFile,
+    /// Where its findings go.
     pub findings: &'a mut Vec<Finding>,
 }
 
@@ -22,6 +24,7 @@ pub struct FileCx<'a> {
 pub type Entries<'n> = Vec<(String, (Range<usize>, &'n Node))>;
 
 impl FileCx<'_> {
+    /// Reports a finding at `span` of this file.
     pub fn report(
         &mut self,
         code: &'static str,
@@ -48,6 +51,7 @@ impl FileCx<'_> {
         }
     }
 
+    /// Reports a finding about `response` (and `variant`) at `span`.
     pub fn report_in(
         &mut self,
         code: &'static str,

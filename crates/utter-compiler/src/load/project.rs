@@ -21,6 +21,7 @@ pub const ROOT_FILES: &[&str] = &["responses.yml", "memory.yml"];
 pub struct ProjectFiles {
     /// The agent folder, when read from disk.
     pub root: Option<PathBuf>,
+    /// Each file read, by label (its path in the agent folder, `/`-separated).
     pub files: BTreeMap<String, Vec<u8>>,
     /// Skill ids: the folder names under `skills/`.
     pub skills: Vec<String>,
@@ -96,8 +97,11 @@ pub enum ReadError {
     NotADirectory(PathBuf),
     /// The folder holds none of an agent's files (see [`ProjectFiles::is_agent`]).
     NotAnAgent(PathBuf),
+    /// A file or folder could not be read.
     Io {
+        /// What could not be read.
         path: PathBuf,
+        /// Why.
         error: io::Error,
     },
 }

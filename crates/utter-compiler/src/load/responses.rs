@@ -10,34 +10,49 @@ use crate::diagnostics::{Severity, codes, did_you_mean};
 /// The keys a variant mapping may have.
 pub const VARIANT_KEYS: &[&str] = &["condition", "metadata", "text"];
 
+/// A variant's `condition:` as written.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ConditionField {
     /// No `condition`, or `condition: null`: a default variant.
     Absent,
     /// A string condition (possibly blank, which is then reported).
-    Text { text: String, node: Node },
+    Text {
+        /// The condition's text.
+        text: String,
+        /// Its node (for spans).
+        node: Node,
+    },
     /// Not a string: reported, and counted as a default like the reference does.
     Invalid,
 }
 
+/// A variant as read from responses.yml.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RawVariant {
     /// 0-based position in the YAML list.
     pub index: usize,
+    /// The variant's span.
     pub span: Range<usize>,
+    /// Its `text`.
     pub text: String,
     /// True when `text` is not a scalar (reported once, as a shape problem).
     pub text_invalid: bool,
     /// Where the text is (the variant itself for a plain-string variant).
     pub text_node: Option<Node>,
+    /// Its `condition`.
     pub condition: ConditionField,
+    /// `metadata.rephrase`.
     pub rephrase: bool,
 }
 
+/// A response as read from responses.yml.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RawResponse {
+    /// Its name.
     pub name: String,
+    /// The span of its name.
     pub name_span: Range<usize>,
+    /// Its variants, in YAML order.
     pub variants: Vec<RawVariant>,
     /// False when the value is not a non-empty list: such a response is
     /// reported and left out of the registry.

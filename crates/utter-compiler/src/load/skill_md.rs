@@ -26,49 +26,72 @@ pub enum RefKind {
 /// A response name as written in skill.md.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NameRef {
+    /// The response name as written.
     pub name: String,
+    /// Where it is written.
     pub span: Range<usize>,
 }
 
+/// An `utter:` trigger of the frontmatter.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Trigger {
+    /// The response it delivers.
     pub response: NameRef,
+    /// `on: activate` (else a `when:` condition).
     pub on_activate: bool,
     /// The `when:` condition and its node (for spans inside it).
     pub when: Option<(String, Node)>,
 }
 
+/// A tool constraint's responses.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct ToolRefs {
+    /// The tool's name.
     pub tool: String,
+    /// `on_success:`.
     pub on_success: Option<NameRef>,
+    /// `on_failure:`.
     pub on_failure: Option<NameRef>,
+    /// `utter_for_confirmation:`.
     pub utter_for_confirmation: Option<NameRef>,
+    /// `utter_on_user_denial:`.
     pub utter_on_user_denial: Option<NameRef>,
 }
 
+/// An ordered-block step that names a response.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StepRef {
+    /// The block's `id`.
     pub block: String,
+    /// The step's `id`.
     pub step: String,
+    /// `action:` or `utter:`.
     pub kind: RefKind,
+    /// The response it delivers.
     pub response: NameRef,
 }
 
 /// A `collect:` step: the entry it fills and the description it gives the model.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CollectRef {
+    /// The step's `id`.
     pub step: String,
+    /// The memory entry it collects.
     pub entry: String,
+    /// Where it is written.
     pub span: Range<usize>,
+    /// Its `description:`, if any.
     pub description: Option<String>,
 }
 
 /// What a skill.md says about responses and memory.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct SkillDoc {
+    /// The frontmatter's `utter:` triggers.
     pub triggers: Vec<Trigger>,
+    /// Tool constraints naming responses.
     pub tools: Vec<ToolRefs>,
+    /// Ordered-block steps naming responses.
     pub steps: Vec<StepRef>,
     /// `collect:` steps in document order.
     pub collects: Vec<CollectRef>,

@@ -13,11 +13,14 @@ use crate::lower::Registry;
 /// One field of one variant that changed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct VariantChange {
+    /// The variant's index.
     pub variant: usize,
     /// `text`, `condition`, `rephrase`, `reachability` or `variant` (added
     /// or removed).
     pub field: &'static str,
+    /// The field before.
     pub old: String,
+    /// The field after.
     pub new: String,
 }
 
@@ -26,25 +29,33 @@ pub struct VariantChange {
 pub struct Moved {
     /// The state, as people read it.
     pub state: String,
+    /// The text it delivered.
     pub old: String,
+    /// The text it delivers now.
     pub new: String,
 }
 
 /// One response that changed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ResponseChange {
+    /// The response.
     pub name: String,
     /// Variants that were verbatim and are now rephrased.
     pub now_rephrased: Vec<usize>,
+    /// States that deliver another text now.
     pub moved: Vec<Moved>,
+    /// Fields that changed.
     pub changes: Vec<VariantChange>,
 }
 
 /// What changed between two versions of an agent.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Diff {
+    /// Responses only the new version has.
     pub added: Vec<String>,
+    /// Responses only the old version has.
     pub removed: Vec<String>,
+    /// Responses in both that changed.
     pub changed: Vec<ResponseChange>,
 }
 

@@ -28,11 +28,15 @@ pub struct Options {
 /// One variant as the snapshot (and `utter diff`) sees it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct VariantView {
+    /// Its index in the response (YAML order).
     pub index: usize,
     /// The text as written in responses.yml.
     pub source_text: String,
+    /// Its condition as written.
     pub condition: Option<String>,
+    /// Whether it is the response's default.
     pub default: bool,
+    /// `metadata.rephrase`.
     pub rephrase: bool,
     /// `reachable`, `unreachable` or `undecided`.
     pub kind: &'static str,
@@ -40,6 +44,7 @@ pub struct VariantView {
     pub reason: Option<String>,
     /// The witness, when there is one, and as people read it.
     pub witness: Option<Witness>,
+    /// The witness as people read it (`session.x.y = 3, ...`).
     pub witness_shown: Option<String>,
     /// The text the witness delivers.
     pub text: Option<String>,
@@ -59,10 +64,13 @@ impl VariantView {
 /// One response as the snapshot sees it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResponseView {
+    /// The response.
     pub name: String,
+    /// The file that defines it.
     pub file: String,
     /// The skill view it is analysed in (`None`: no skill active).
     pub view: Option<String>,
+    /// Its variants, in YAML order.
     pub variants: Vec<VariantView>,
 }
 
@@ -254,8 +262,11 @@ pub enum Mismatch {
     /// The wording changed: the first line that differs, and the command
     /// that writes the snapshot again once the change is reviewed.
     Changed {
+        /// The 1-based line of the snapshot.
         line: usize,
+        /// What the snapshot says there.
         expected: String,
+        /// What the agent says now.
         found: String,
     },
 }

@@ -40,8 +40,11 @@ pub enum Scope {
 /// A response as it stands in the merged registry.
 #[derive(Clone, Debug)]
 pub struct MergedResponse {
+    /// Where it is defined: a skill or the root.
     pub scope: Scope,
+    /// The file that defines it (the last definition, which is delivered).
     pub file: String,
+    /// The response as read.
     pub raw: RawResponse,
     /// The parsed condition of each variant (by position in `raw.variants`).
     pub conditions: Vec<Option<Expr<MemoryRef>>>,
@@ -50,6 +53,7 @@ pub struct MergedResponse {
 /// The result of checking a project.
 #[derive(Clone, Debug)]
 pub struct Checked {
+    /// Every file read (decoded), bundled ones included.
     pub sources: Vec<SourceFile>,
     /// Sorted by file, then position.
     pub findings: Vec<Finding>,
@@ -73,14 +77,17 @@ pub struct Checked {
 }
 
 impl Checked {
+    /// Whether any finding is an error.
     pub fn has_errors(&self) -> bool {
         self.findings.iter().any(Finding::is_error)
     }
 
+    /// The file called `label`.
     pub fn source(&self, label: &str) -> Option<&SourceFile> {
         self.sources.iter().find(|s| s.label == label)
     }
 
+    /// The error findings.
     pub fn errors(&self) -> impl Iterator<Item = &Finding> {
         self.findings.iter().filter(|f| f.is_error())
     }

@@ -156,8 +156,11 @@ impl Value {
 /// One `namespace.entry = value` of a memory document.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MemoryAssignment {
+    /// A skill id, or `project`.
     pub namespace: String,
+    /// The entry's name.
     pub entry: String,
+    /// The value to set.
     pub value: Value,
 }
 
@@ -213,9 +216,13 @@ fn document_assignments(document: Value) -> Result<Vec<MemoryAssignment>, String
 /// column (columns count characters).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct JsonError {
+    /// The byte offset.
     pub offset: usize,
+    /// The 1-based line.
     pub line: usize,
+    /// The 1-based column, in characters.
     pub column: usize,
+    /// What is wrong.
     pub message: String,
 }
 
@@ -262,12 +269,17 @@ impl<M: crate::SetMemory + Default> FromJson for M {}
 /// One assignment of a memory document, with where its entry's key is.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LocatedAssignment {
+    /// A skill id, or `project`.
     pub namespace: String,
+    /// The entry's name.
     pub entry: String,
+    /// The value to set.
     pub value: Value,
     /// Byte offset, 1-based line and column of the entry's key.
     pub offset: usize,
+    /// See `offset`.
     pub line: usize,
+    /// See `offset`.
     pub column: usize,
 }
 

@@ -33,15 +33,24 @@ const QUIET: Duration = Duration::from_millis(100);
 #[non_exhaustive]
 pub enum ReloadEvent {
     /// The edit took effect: these responses deliver their new wording now.
-    Reloaded { changed: Vec<String> },
+    Reloaded {
+        /// The responses whose wording changed.
+        changed: Vec<String>,
+    },
     /// Nothing a delivery reads changed (a file saved as it was).
     Unchanged,
     /// The edited agent has errors, each rendered as `utter check` shows
     /// it: nothing changed, the last good wording stays.
-    Rejected { findings: Vec<String> },
+    Rejected {
+        /// The error findings, rendered.
+        findings: Vec<String>,
+    },
     /// The edit changes what the typed API names: nothing changed until
     /// the crate is rebuilt.
-    RebuildNeeded { reasons: Vec<String> },
+    RebuildNeeded {
+        /// Each difference, in words (`response \`utter_x\` added`).
+        reasons: Vec<String>,
+    },
     /// The folder cannot be watched: the compiled wording stays.
     WatchFailed(ReloadError),
 }

@@ -20,15 +20,22 @@ pub const MAX_NODES: usize = 250_000;
 /// A document that could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct YamlError {
+    /// Where, as a byte range.
     pub span: Range<usize>,
+    /// What is wrong.
     pub message: String,
+    /// What kind of problem.
     pub kind: YamlErrorKind,
 }
 
+/// What kind of problem a [`YamlError`] is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum YamlErrorKind {
+    /// Not valid YAML.
     Syntax,
+    /// Valid, but over a limit (nesting, size, aliases).
     Limit,
+    /// Valid YAML utter does not accept (a second document, a custom tag).
     Unsupported,
 }
 
@@ -100,6 +107,7 @@ pub const MAX_BYTES: usize = 16 * 1024 * 1024;
 /// What all YAML of one project (every file and skill.md block) may expand
 /// to, in nodes and bytes: a thousand small bombs cost no more than one.
 pub const PROJECT_MAX_NODES: usize = 2_000_000;
+/// See [`PROJECT_MAX_NODES`].
 pub const PROJECT_MAX_BYTES: usize = 64 * 1024 * 1024;
 
 /// What the YAML of one project may still expand to: every document of a

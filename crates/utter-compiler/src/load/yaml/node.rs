@@ -3,18 +3,27 @@
 
 use std::ops::Range;
 
+/// How a scalar is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Style {
+    /// `text`.
     Plain,
+    /// `'text'`.
     SingleQuoted,
+    /// `"text"`.
     DoubleQuoted,
+    /// `|` block.
     Literal,
+    /// `>` block.
     Folded,
 }
 
+/// A scalar as written.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Scalar {
+    /// Its text, unescaped.
     pub value: String,
+    /// How it is written.
     pub style: Style,
     /// A core-schema tag's suffix (`str`, `int`, ...), if tagged.
     pub tag: Option<String>,
@@ -23,10 +32,15 @@ pub struct Scalar {
 /// What a scalar means under the YAML 1.2 core schema.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Resolved<'a> {
+    /// `null`, `~` or empty.
     Null,
+    /// `true` or `false`.
     Bool(bool),
+    /// An integer.
     Int(i64),
+    /// A float.
     Float(f64),
+    /// Anything else: a string.
     Str(&'a str),
 }
 
@@ -124,21 +138,28 @@ fn is_core_float(s: &str) -> bool {
     i == b.len()
 }
 
+/// What a node is.
 #[derive(Clone, Debug, PartialEq)]
 pub enum NodeKind {
+    /// A scalar.
     Scalar(Scalar),
+    /// A list.
     Seq(Vec<Node>),
+    /// A mapping, its pairs in order.
     Map(Vec<(Node, Node)>),
 }
 
+/// A node of the tree, with its span.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Node {
     /// Byte range in the source (quotes included for quoted scalars).
     pub span: Range<usize>,
+    /// What it is.
     pub kind: NodeKind,
 }
 
 impl Node {
+    /// The scalar, if it is one.
     pub fn as_scalar(&self) -> Option<&Scalar> {
         match &self.kind {
             NodeKind::Scalar(s) => Some(s),

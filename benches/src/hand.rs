@@ -1,0 +1,200 @@
+//! The anchor: the Rust an expert writes by hand for the `typed` bench
+//! agent, with the same semantics (conditions in order, an ordering that
+//! is a `TypeError` skips its variant, unset entries left as written,
+//! Python's `str()` of a float). A typed struct, a `fn` per response with
+//! `if`/`match`, `push_str` into the caller's buffer.
+
+use std::borrow::Cow;
+
+use utter::{Value, ValueRef};
+
+/// The categorical `reason`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reason {
+    Lost,
+    Stolen,
+    Damaged,
+}
+
+impl Reason {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Reason::Lost => "lost",
+            Reason::Stolen => "stolen",
+            Reason::Damaged => "damaged",
+        }
+    }
+}
+
+/// The bench skill's memory, typed.
+#[derive(Clone, Debug, Default)]
+pub struct HandMemory {
+    pub reason: Option<Reason>,
+    pub card: Option<String>,
+    pub count: Option<i64>,
+    pub note: Option<Value>,
+    pub fee: Option<f64>,
+}
+
+impl HandMemory {
+    /// What the other paths deliver from.
+    pub fn bench() -> Self {
+        HandMemory {
+            reason: Some(Reason::Lost),
+            card: Some("Visa ending 4242".into()),
+            count: Some(3),
+            note: Some(Value::Str("x".into())),
+            fee: Some(2.5),
+        }
+    }
+}
+
+/// The responses of the bench agent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HandResponse {
+    Literal,
+    FirstTrue,
+    LastTrue,
+    DefaultAfter10,
+    ErrorSkipped,
+    ThreePlaceholders,
+}
+
+impl HandResponse {
+    /// The response of a bench case (`None`: the missing name).
+    pub fn of_case(case: &str) -> Option<Self> {
+        Some(match case {
+            "literal" => HandResponse::Literal,
+            "first_true" => HandResponse::FirstTrue,
+            "last_true" => HandResponse::LastTrue,
+            "default_after_10" => HandResponse::DefaultAfter10,
+            "error_skipped" => HandResponse::ErrorSkipped,
+            "three_placeholders" => HandResponse::ThreePlaceholders,
+            _ => return None,
+        })
+    }
+}
+
+/// A delivery: the text (borrowed when literal), the variant, the flag.
+pub struct HandDelivery {
+    pub text: Cow<'static, str>,
+    pub variant: usize,
+    pub rephrase: bool,
+}
+
+fn literal(text: &'static str, variant: usize) -> HandDelivery {
+    HandDelivery {
+        text: Cow::Borrowed(text),
+        variant,
+        rephrase: false,
+    }
+}
+
+/// `note < 5` with Python's semantics: an error (the variant is skipped)
+/// unless `note` holds a number.
+fn note_below_5(note: &Option<Value>) -> bool {
+    match note {
+        Some(Value::Int(i)) => *i < 5,
+        Some(Value::Float(f)) => *f < 5.0,
+        Some(Value::Bool(b)) => i64::from(*b) < 5,
+        _ => false,
+    }
+}
+
+/// Selects and delivers `response`.
+pub fn deliver(m: &HandMemory, response: HandResponse) -> HandDelivery {
+    match response {
+        HandResponse::Literal => literal("Thanks for calling. Goodbye!", 0),
+        HandResponse::FirstTrue => match (m.reason, m.count) {
+            (Some(Reason::Lost), _) => literal("First condition holds.", 0),
+            (Some(Reason::Stolen), _) => literal("Second.", 1),
+            (_, Some(c)) if c > 100 => literal("Third.", 2),
+            _ => literal("Default.", 3),
+        },
+        HandResponse::LastTrue => match (m.reason, m.count) {
+            (Some(Reason::Stolen), _) => literal("One.", 0),
+            (Some(Reason::Damaged), _) => literal("Two.", 1),
+            (_, Some(c)) if c > 100 => literal("Three.", 2),
+            (Some(Reason::Lost), Some(3)) => literal("Last condition holds.", 3),
+            _ => literal("Default.", 4),
+        },
+        HandResponse::DefaultAfter10 => match m.count {
+            Some(c @ 10..=19) => literal(
+                ["c0", "c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "c9"][(c - 10) as usize],
+                (c - 10) as usize,
+            ),
+            _ => literal("Default after ten false conditions.", 10),
+        },
+        HandResponse::ErrorSkipped => {
+            if note_below_5(&m.note) {
+                literal("Skipped, the comparison is an error.", 0)
+            } else if m.reason == Some(Reason::Lost) {
+                literal("The next condition holds.", 1)
+            } else {
+                literal("Default.", 2)
+            }
+        }
+        HandResponse::ThreePlaceholders => {
+            let mut text = String::with_capacity(64);
+            write_three_placeholders(m, &mut text);
+            HandDelivery {
+                text: Cow::Owned(text),
+                variant: 0,
+                rephrase: false,
+            }
+        }
+    }
+}
+
+/// "Card {card}, reason {reason}, fee {fee}." into `out`.
+pub fn write_three_placeholders(m: &HandMemory, out: &mut String) {
+    out.push_str("Card ");
+    out.push_str(m.card.as_deref().unwrap_or("{session.bench.card}"));
+    out.push_str(", reason ");
+    out.push_str(m.reason.map_or("{session.bench.reason}", Reason::as_str));
+    out.push_str(", fee ");
+    match m.fee {
+        // Python's `str()` of a float: the one formatter utter has too.
+        Some(fee) => {
+            let _ = utter::write_py_str(out, ValueRef::Float(fee));
+        }
+        None => out.push_str("{fee}"),
+    }
+    out.push('.');
+}
+
+/// [`deliver`] into the caller's buffer (what `render` is to `deliver`).
+pub fn render(m: &HandMemory, response: HandResponse, out: &mut String) {
+    match response {
+        HandResponse::ThreePlaceholders => write_three_placeholders(m, out),
+        other => out.push_str(&deliver(m, other).text),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{CASES, typed_memory, typed_response};
+
+    /// The anchor delivers exactly what the generated code does, case by case.
+    #[test]
+    fn the_hand_written_anchor_delivers_what_utter_delivers() {
+        let memory = typed_memory();
+        let view = memory.view(crate::generated::typed::Skill::Bench);
+        let hand = HandMemory::bench();
+        for (case, _) in CASES {
+            let (Some(response), Some(ours)) = (HandResponse::of_case(case), typed_response(case))
+            else {
+                continue;
+            };
+            let theirs = view.deliver(ours);
+            let mine = deliver(&hand, response);
+            assert_eq!(mine.text, theirs.text, "{case}");
+            assert_eq!(Some(mine.variant), theirs.variant, "{case}");
+            assert_eq!(mine.rephrase, theirs.rephrase, "{case}");
+            let mut rendered = String::new();
+            render(&hand, response, &mut rendered);
+            assert_eq!(rendered, theirs.text, "{case}");
+        }
+    }
+}
