@@ -82,13 +82,6 @@ pub struct HandDelivery {
     pub rephrase: bool,
 }
 
-fn literal(text: &'static str, variant: usize) -> HandDelivery {
-    HandDelivery {
-        text: Cow::Borrowed(text),
-        variant,
-        rephrase: false,
-    }
-}
 
 /// `note < 5` with Python's semantics: an error (the variant is skipped)
 /// unless `note` holds a number.
@@ -101,40 +94,54 @@ fn note_below_5(note: &Option<Value>) -> bool {
     }
 }
 
-/// Selects and delivers `response`.
-pub fn deliver(m: &HandMemory, response: HandResponse) -> HandDelivery {
-    match response {
-        HandResponse::Literal => literal("Thanks for calling. Goodbye!", 0),
+/// The selected text and variant of a response without placeholders
+/// (`None`: the one with placeholders).
+#[inline]
+fn selected(m: &HandMemory, response: HandResponse) -> Option<(&'static str, usize)> {
+    Some(match response {
+        HandResponse::Literal => ("Thanks for calling. Goodbye!", 0),
         HandResponse::FirstTrue => match (m.reason, m.count) {
-            (Some(Reason::Lost), _) => literal("First condition holds.", 0),
-            (Some(Reason::Stolen), _) => literal("Second.", 1),
-            (_, Some(c)) if c > 100 => literal("Third.", 2),
-            _ => literal("Default.", 3),
+            (Some(Reason::Lost), _) => ("First condition holds.", 0),
+            (Some(Reason::Stolen), _) => ("Second.", 1),
+            (_, Some(c)) if c > 100 => ("Third.", 2),
+            _ => ("Default.", 3),
         },
         HandResponse::LastTrue => match (m.reason, m.count) {
-            (Some(Reason::Stolen), _) => literal("One.", 0),
-            (Some(Reason::Damaged), _) => literal("Two.", 1),
-            (_, Some(c)) if c > 100 => literal("Three.", 2),
-            (Some(Reason::Lost), Some(3)) => literal("Last condition holds.", 3),
-            _ => literal("Default.", 4),
+            (Some(Reason::Stolen), _) => ("One.", 0),
+            (Some(Reason::Damaged), _) => ("Two.", 1),
+            (_, Some(c)) if c > 100 => ("Three.", 2),
+            (Some(Reason::Lost), Some(3)) => ("Last condition holds.", 3),
+            _ => ("Default.", 4),
         },
         HandResponse::DefaultAfter10 => match m.count {
-            Some(c @ 10..=19) => literal(
+            Some(c @ 10..=19) => (
                 ["c0", "c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "c9"][(c - 10) as usize],
                 (c - 10) as usize,
             ),
-            _ => literal("Default after ten false conditions.", 10),
+            _ => ("Default after ten false conditions.", 10),
         },
         HandResponse::ErrorSkipped => {
             if note_below_5(&m.note) {
-                literal("Skipped, the comparison is an error.", 0)
+                ("Skipped, the comparison is an error.", 0)
             } else if m.reason == Some(Reason::Lost) {
-                literal("The next condition holds.", 1)
+                ("The next condition holds.", 1)
             } else {
-                literal("Default.", 2)
+                ("Default.", 2)
             }
         }
-        HandResponse::ThreePlaceholders => {
+        HandResponse::ThreePlaceholders => return None,
+    })
+}
+
+/// Selects and delivers `response`.
+pub fn deliver(m: &HandMemory, response: HandResponse) -> HandDelivery {
+    match selected(m, response) {
+        Some((text, variant)) => HandDelivery {
+            text: Cow::Borrowed(text),
+            variant,
+            rephrase: false,
+        },
+        None => {
             let mut text = String::with_capacity(64);
             write_three_placeholders(m, &mut text);
             HandDelivery {
@@ -165,9 +172,9 @@ pub fn write_three_placeholders(m: &HandMemory, out: &mut String) {
 
 /// [`deliver`] into the caller's buffer (what `render` is to `deliver`).
 pub fn render(m: &HandMemory, response: HandResponse, out: &mut String) {
-    match response {
-        HandResponse::ThreePlaceholders => write_three_placeholders(m, out),
-        other => out.push_str(&deliver(m, other).text),
+    match selected(m, response) {
+        Some((text, _)) => out.push_str(text),
+        None => write_three_placeholders(m, out),
     }
 }
 

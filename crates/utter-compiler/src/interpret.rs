@@ -8,11 +8,11 @@ use std::path::Path;
 use utter::program::{Program, ProgramData};
 use utter::{Context, Delivery, EvalError};
 
+use crate::check;
 use crate::condition::Expr;
 use crate::diagnostics::{Finding, codes};
 use crate::load::project::{ProjectFiles, ReadError};
 use crate::lower::{Registry, lower};
-use crate::validate::check;
 
 impl Registry {
     /// Evaluates a condition (a `when:` trigger, say) with the runtime's

@@ -50,6 +50,7 @@ pub mod lower;
 mod names;
 pub mod snapshot;
 pub mod template;
+mod unicode;
 mod validate;
 
 // The guide's CLI chapter, so that its Rust example (a wording test with
@@ -62,5 +63,18 @@ pub use diagnostics::{Finding, Severity, SourceFile, codes};
 pub use interpret::{Interpreter, RegistryError};
 pub use load::project::{ProjectFiles, ReadError};
 pub use lower::{Registry, lower};
-pub use names::is_invisible;
-pub use validate::{Checked, MergedResponse, Scope, check};
+pub use unicode::is_invisible;
+pub use validate::{Checked, MergedResponse, Scope};
+
+/// Checks the whole project: every file and the merged registry, then the
+/// variants of each response together, once each is valid on its own (no
+/// analysis of a project with errors: no cascades).
+pub fn check(files: &ProjectFiles) -> Checked {
+    let mut checked = validate::validate(files);
+    if !checked.has_errors() {
+        let found = analysis::findings(&checked);
+        checked.findings.extend(found);
+        diagnostics::sort_findings(&mut checked.findings);
+    }
+    checked
+}

@@ -5,7 +5,8 @@ use std::borrow::Cow;
 
 use crate::delivery::Delivery;
 use crate::memory::{Entry, Reader};
-use crate::template::{Rendered, Variant, render};
+use crate::piece::Variant;
+use crate::template::{Rendered, render};
 use crate::writer::{Writer, written};
 
 /// A compiled response: its variants in YAML order; selection is the

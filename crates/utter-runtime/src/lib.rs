@@ -18,6 +18,7 @@ mod format;
 pub mod json;
 mod lookup;
 mod memory;
+mod piece;
 mod printable;
 #[doc(hidden)]
 pub mod program;
@@ -35,9 +36,10 @@ pub use memory::{
     Context, Entry, EntryKey, MapMemory, Memory, Reader, SetMemory, SkillId, SlotMemory,
     UnknownResponse, UnknownSkill, Visibility, find_entry,
 };
+pub use piece::{Piece, literal_text, text_capacity};
 pub use skill::{SkillResponses, StepKind, StepResponse, ToolResponses, WhenTrigger};
 #[doc(hidden)]
 pub use suggest::edit_distance;
-pub use template::{Piece, Rendered, literal_text, render, text_capacity};
+pub use template::{Rendered, render};
 pub use types::{EntryType, SetError, UnknownValue};
 pub use value::{CmpOp, EvalError, MAX_VALUE_DEPTH, Value, ValueRef, compare, py_eq, value_depth};

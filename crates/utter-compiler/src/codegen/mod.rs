@@ -445,7 +445,7 @@ pub fn include_responses(input: TokenStream) -> TokenStream {
         dialect,
         without_bundled_defaults,
     };
-    let checked = crate::validate::check(&files);
+    let checked = crate::check(&files);
     // Every file read: editing any of them rebuilds the crate.
     let read: Vec<std::path::PathBuf> = files.files.keys().map(|label| dir.join(label)).collect();
     let absolute: Vec<&Path> = read.iter().map(std::path::PathBuf::as_path).collect();

@@ -439,7 +439,7 @@ fn declare(
                 continue;
             }
         }
-        if let Some(c) = name.chars().find(|&c| crate::names::is_invisible(c)) {
+        if let Some(c) = name.chars().find(|&c| crate::unicode::is_invisible(c)) {
             cx.report(
                 codes::INVISIBLE_CHARACTER,
                 Severity::Warning,
@@ -451,7 +451,7 @@ fn declare(
                 ),
             );
         }
-        if let Some((a, b)) = crate::names::mixed_scripts(&name) {
+        if let Some((a, b)) = crate::unicode::mixed_scripts(&name) {
             cx.report(
                 codes::INVISIBLE_CHARACTER,
                 Severity::Warning,

@@ -300,8 +300,9 @@ impl Schema {
     }
 }
 
-/// Checks the whole project.
-pub fn check(files: &ProjectFiles) -> Checked {
+/// Checks every file of the project and the merged registry (the
+/// analysis of variants together comes after: [`crate::check`]).
+pub(crate) fn validate(files: &ProjectFiles) -> Checked {
     // Every YAML document of the project draws on this one budget.
     let yaml_budget = std::cell::Cell::new(yaml::YamlBudget::PROJECT);
     let mut sources = Vec::new();
@@ -569,12 +570,6 @@ pub fn check(files: &ProjectFiles) -> Checked {
             .filter(|n| !merged_names.contains(n))
             .collect(),
     };
-    // The variants of each response together, once each is valid on its
-    // own (no analysis of a project with errors: no cascades).
-    if !checked.has_errors() {
-        let found = crate::analysis::findings(&checked);
-        checked.findings.extend(found);
-    }
     sort_findings(&mut checked.findings);
     checked
 }

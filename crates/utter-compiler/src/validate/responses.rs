@@ -31,7 +31,7 @@ pub(super) fn validate_response(
         &raw.name,
         None,
     );
-    if let Some((a, b)) = crate::names::mixed_scripts(&raw.name) {
+    if let Some((a, b)) = crate::unicode::mixed_scripts(&raw.name) {
         cx.report_in(
             codes::INVISIBLE_CHARACTER,
             Severity::Warning,
@@ -197,7 +197,7 @@ pub(super) fn report_invisible(
     response: &str,
     variant: Option<usize>,
 ) {
-    if let Some(c) = text.chars().find(|&c| crate::names::is_invisible(c)) {
+    if let Some(c) = text.chars().find(|&c| crate::unicode::is_invisible(c)) {
         cx.report_in(
             codes::INVISIBLE_CHARACTER,
             Severity::Warning,

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use super::Program;
 use super::format::{ABSENT, NodeTag, PieceTag, operator_byte, variant};
-use crate::template::{Piece, text_capacity};
+use crate::piece::{Piece, text_capacity};
 use crate::value::CmpOp;
 
 /// A condition, as the encoder walks it: the compiler's parsed conditions

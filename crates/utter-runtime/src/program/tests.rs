@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::memory::{Context, MapMemory, Visibility};
-use crate::template::Piece;
+use crate::piece::Piece;
 use crate::types::EntryType;
 use crate::value::Value;
 use proptest::prelude::*;

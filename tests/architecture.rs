@@ -1,0 +1,117 @@
+//! The structure ARCHITECTURE.md promises, checked on the source tree: no
+//! import circle between the top-level modules of a crate, and no source
+//! file over 600 lines unless its first lines say why.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+const CRATES: [&str; 4] = [
+    "crates/utter-compiler/src",
+    "crates/utter-runtime/src",
+    "crates/utter-cli/src",
+    "crates/utter/src",
+];
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("a source folder") {
+        let path = entry.expect("a listing").path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// Top-level module -> the top-level modules it names through `crate::`
+/// (test modules excluded).
+fn imports(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
+    let mut files = Vec::new();
+    rust_files(src, &mut files);
+    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for file in files {
+        let rel = file.strip_prefix(src).expect("under src");
+        let first = rel.components().next().expect("a path");
+        let module = first
+            .as_os_str()
+            .to_string_lossy()
+            .trim_end_matches(".rs")
+            .to_owned();
+        if module == "lib" || module == "main" || rel.ends_with("tests.rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).expect("a source file");
+        let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+        for (at, _) in code.match_indices("crate::") {
+            let name: String = code[at + 7..]
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            let is_module =
+                src.join(format!("{name}.rs")).exists() || src.join(&name).join("mod.rs").exists();
+            if !name.is_empty() && name != module && is_module {
+                edges.entry(module.clone()).or_default().insert(name);
+            }
+        }
+    }
+    edges
+}
+
+/// A circle through `start`, if any.
+fn circle(edges: &BTreeMap<String, BTreeSet<String>>, start: &str) -> Option<Vec<String>> {
+    let mut stack = vec![vec![start.to_owned()]];
+    let mut seen = BTreeSet::new();
+    while let Some(path) = stack.pop() {
+        let last = path.last().expect("a non-empty path");
+        for next in edges.get(last).into_iter().flatten() {
+            if next == start {
+                return Some(path.clone());
+            }
+            if seen.insert(next.clone()) {
+                let mut longer = path.clone();
+                longer.push(next.clone());
+                stack.push(longer);
+            }
+        }
+    }
+    None
+}
+
+#[test]
+fn no_import_circles_between_modules() {
+    for src in CRATES {
+        let edges = imports(&workspace().join(src));
+        assert!(
+            !edges.is_empty() || src.ends_with("utter/src"),
+            "{src}: no imports found"
+        );
+        for module in edges.keys() {
+            assert_eq!(circle(&edges, module), None, "{src}: an import circle");
+        }
+    }
+}
+
+#[test]
+fn long_files_say_why() {
+    let mut files = Vec::new();
+    for src in CRATES
+        .iter()
+        .chain(&["build-support/utter-build/src", "tests/synth/src"])
+    {
+        rust_files(&workspace().join(src), &mut files);
+    }
+    for file in files {
+        let text = std::fs::read_to_string(&file).expect("a source file");
+        let head: String = text.lines().take(6).collect::<Vec<_>>().join("\n");
+        assert!(
+            text.lines().count() <= 600 || head.contains("600 lines"),
+            "{} has {} lines and does not say why",
+            file.display(),
+            text.lines().count()
+        );
+    }
+}
