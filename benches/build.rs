@@ -118,18 +118,18 @@ fn main() {
         ],
     );
     let typed = [
-            (
-                "skills/bench/memory.yml".to_owned(),
-                TYPED_MEMORY.to_owned(),
-            ),
-            (
-                "skills/bench/skill.md".to_owned(),
-                utter_synth::SKILL_MD.to_owned(),
-            ),
-            (
-                "skills/bench/responses.yml".to_owned(),
-                BENCH_RESPONSES.replace("session.bench.reason < 5", "session.bench.note < 5"),
-            ),
+        (
+            "skills/bench/memory.yml".to_owned(),
+            TYPED_MEMORY.to_owned(),
+        ),
+        (
+            "skills/bench/skill.md".to_owned(),
+            utter_synth::SKILL_MD.to_owned(),
+        ),
+        (
+            "skills/bench/responses.yml".to_owned(),
+            BENCH_RESPONSES.replace("session.bench.reason < 5", "session.bench.note < 5"),
+        ),
     ];
     generate(&out, "typed", &typed);
     // The same agent in the compact form large agents get.

@@ -8,9 +8,8 @@ use std::sync::LazyLock;
 use divan::Bencher;
 use utter::{Context, SlotMemory};
 use utter_benches::{
-    typed_compact_memory, typed_compact_response,
     CASES, JinjaRegistry, agent_dir, bench_values, floor, generated, generated_for, scaled_name,
-    scaled_values, typed_memory, typed_response,
+    scaled_values, typed_compact_memory, typed_compact_response, typed_memory, typed_response,
 };
 use utter_compiler::{ProjectFiles, Registry, check, codegen};
 

@@ -82,7 +82,6 @@ pub struct HandDelivery {
     pub rephrase: bool,
 }
 
-
 /// `note < 5` with Python's semantics: an error (the variant is skipped)
 /// unless `note` holds a number.
 fn note_below_5(note: &Option<Value>) -> bool {
@@ -134,6 +133,7 @@ fn selected(m: &HandMemory, response: HandResponse) -> Option<(&'static str, usi
 }
 
 /// Selects and delivers `response`.
+#[inline]
 pub fn deliver(m: &HandMemory, response: HandResponse) -> HandDelivery {
     match selected(m, response) {
         Some((text, variant)) => HandDelivery {
@@ -171,6 +171,7 @@ pub fn write_three_placeholders(m: &HandMemory, out: &mut String) {
 }
 
 /// [`deliver`] into the caller's buffer (what `render` is to `deliver`).
+#[inline]
 pub fn render(m: &HandMemory, response: HandResponse, out: &mut String) {
     match selected(m, response) {
         Some((text, _)) => out.push_str(text),

@@ -89,8 +89,6 @@ pub fn typed_compact_memory() -> generated::typed_compact::Memory {
     typed_memory_of!(typed_compact)
 }
 
-
-
 /// The typed agent's response for a case (`None`: the missing name).
 pub fn typed_response(case: &str) -> Option<generated::typed::Response> {
     let name = CASES.iter().find(|(c, _)| *c == case)?.1;

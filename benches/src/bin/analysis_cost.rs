@@ -27,8 +27,14 @@ fn typed_agent(responses: usize, distinct: usize) -> ProjectFiles {
         );
     }
     ProjectFiles::from_files([
-        ("skills/bench/memory.yml".to_owned(), memory.as_bytes().to_vec()),
-        ("skills/bench/skill.md".to_owned(), b"---\ndescription: d\n---\nBody.\n".to_vec()),
+        (
+            "skills/bench/memory.yml".to_owned(),
+            memory.as_bytes().to_vec(),
+        ),
+        (
+            "skills/bench/skill.md".to_owned(),
+            b"---\ndescription: d\n---\nBody.\n".to_vec(),
+        ),
         ("skills/bench/responses.yml".to_owned(), yaml.into_bytes()),
     ])
 }
@@ -59,10 +65,19 @@ fn measure(name: &str, files: &ProjectFiles) {
 }
 
 fn main() {
-    measure("10,000 typed responses, 7 distinct condition sets", &typed_agent(10_000, 7));
-    measure("10,000 typed responses, each with its own conditions", &typed_agent(10_000, 10_000));
+    measure(
+        "10,000 typed responses, 7 distinct condition sets",
+        &typed_agent(10_000, 7),
+    );
+    measure(
+        "10,000 typed responses, each with its own conditions",
+        &typed_agent(10_000, 10_000),
+    );
     let scaled = utter_synth_scaled();
-    measure("10,000 untyped responses (the scaling benchmark agent)", &scaled);
+    measure(
+        "10,000 untyped responses (the scaling benchmark agent)",
+        &scaled,
+    );
 }
 
 /// The benchmarks' scaled agent (`utter_synth::scaled_project`), whose
@@ -77,8 +92,14 @@ fn utter_synth_scaled() -> ProjectFiles {
     }
     let memory = "schema:\n  public:\n    reason: {}\n    count: {}\n";
     ProjectFiles::from_files([
-        ("skills/bench/memory.yml".to_owned(), memory.as_bytes().to_vec()),
-        ("skills/bench/skill.md".to_owned(), b"---\ndescription: d\n---\nBody.\n".to_vec()),
+        (
+            "skills/bench/memory.yml".to_owned(),
+            memory.as_bytes().to_vec(),
+        ),
+        (
+            "skills/bench/skill.md".to_owned(),
+            b"---\ndescription: d\n---\nBody.\n".to_vec(),
+        ),
         ("skills/bench/responses.yml".to_owned(), yaml.into_bytes()),
     ])
 }

@@ -168,7 +168,9 @@ fn generated_by_name(name: &str, iterations: usize) -> usize {
     let ctx = Context::for_skill(&memory, generated::bench::Skill::Bench);
     let mut sum = 0;
     for _ in 0..iterations {
-        sum += generated::bench::deliver_name(black_box(name), &ctx).text.len();
+        sum += generated::bench::deliver_name(black_box(name), &ctx)
+            .text
+            .len();
     }
     sum
 }

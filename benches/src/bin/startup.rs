@@ -25,9 +25,12 @@ fn main() {
             for (ns, entry, value) in scaled_values() {
                 memory.set(ns, entry, value).expect("declared");
             }
-            deliver(&name, &Context::for_skill_id(&memory, "bench", &["bench"]).expect("a skill"))
-                .text
-                .into_owned()
+            deliver(
+                &name,
+                &Context::for_skill_id(&memory, "bench", &["bench"]).expect("a skill"),
+            )
+            .text
+            .into_owned()
         }
         "b" => {
             let registry =
@@ -38,7 +41,10 @@ fn main() {
             }
             registry
                 .interpreter()
-                .deliver(&name, &Context::for_skill_id(&memory, "bench", &["bench"]).expect("a skill"))
+                .deliver(
+                    &name,
+                    &Context::for_skill_id(&memory, "bench", &["bench"]).expect("a skill"),
+                )
                 .text
                 .into_owned()
         }
