@@ -213,7 +213,7 @@ fn the_registry_exposes_what_each_skill_references() {
         ("skills/s/skill.md", SKILL_MD),
         ("skills/t/memory.yml", OTHER_MEMORY),
     ]);
-    let name = |i: usize| reg.responses[i].name.as_str();
+    let name = |utter_compiler::ResponseIndex(i)| reg.responses[i].name.as_str();
     let refs = reg.skill_refs("s").expect("skill s");
     assert_eq!(
         refs.on_activate

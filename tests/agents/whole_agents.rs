@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use utter::{Context, SlotMemory, Value};
 use utter_agent_tests::{AGENTS, COMPILED, REJECTED, Run};
-use utter_compiler::{ProjectFiles, Registry, check, lower};
+use utter_compiler::{ProjectFiles, Registry, ResponseIndex, check, lower};
 use utter_synth::{Rng, random_agent, random_typed_value};
 
 /// Memories tried per compiled module.
@@ -56,8 +56,8 @@ fn interpret(
     let references = skill
         .and_then(|s| registry.skill_refs(s))
         .map(|refs| {
-            let name = |i: usize| registry.responses[i].name.clone();
-            let option = |r: Option<usize>| r.map_or("-".to_owned(), name);
+            let name = |ResponseIndex(i): ResponseIndex| registry.responses[i].name.clone();
+            let option = |r: Option<ResponseIndex>| r.map_or("-".to_owned(), name);
             let mut lines = Vec::new();
             for &r in &refs.on_activate {
                 lines.push(format!("activate {}", name(r)));

@@ -62,7 +62,7 @@ mod guide_cli_and_ci {}
 pub use diagnostics::{Finding, Severity, SourceFile, codes};
 pub use interpret::{Interpreter, RegistryError};
 pub use load::project::{ProjectFiles, ReadError};
-pub use lower::{Registry, lower};
+pub use lower::{Registry, ResponseIndex, lower};
 pub use unicode::is_invisible;
 pub use validate::{Checked, MergedResponse, Scope};
 

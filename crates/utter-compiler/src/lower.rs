@@ -31,6 +31,11 @@ pub struct Registry {
     pub skill_refs: Vec<SkillRefs>,
 }
 
+/// A response of the registry by its index in [`Registry::responses`]: a
+/// number of another kind than the entry ids conditions hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ResponseIndex(pub usize);
+
 /// The responses one skill's skill.md references, as indices into
 /// [`Registry::responses`].
 #[derive(Clone, Debug, Default)]
@@ -38,9 +43,10 @@ pub struct SkillRefs {
     /// The skill id.
     pub skill: String,
     /// Responses delivered when the skill activates (`utter:` with `on: activate`).
-    pub on_activate: Vec<usize>,
-    /// `when:` triggers: the response and the condition that delivers it.
-    pub when: Vec<(usize, Expr<usize>)>,
+    pub on_activate: Vec<ResponseIndex>,
+    /// `when:` triggers: the response and the condition that delivers it
+    /// (whose numbers are entry ids).
+    pub when: Vec<(ResponseIndex, Expr<usize>)>,
     /// Tool constraints naming responses.
     pub tools: Vec<ToolRefs>,
     /// Ordered-block steps naming responses.
@@ -54,13 +60,13 @@ pub struct ToolRefs {
     /// The tool's name.
     pub tool: String,
     /// `on_success:`.
-    pub on_success: Option<usize>,
+    pub on_success: Option<ResponseIndex>,
     /// `on_failure:`.
-    pub on_failure: Option<usize>,
+    pub on_failure: Option<ResponseIndex>,
     /// `utter_for_confirmation:`.
-    pub utter_for_confirmation: Option<usize>,
+    pub utter_for_confirmation: Option<ResponseIndex>,
     /// `utter_on_user_denial:`.
-    pub utter_on_user_denial: Option<usize>,
+    pub utter_on_user_denial: Option<ResponseIndex>,
 }
 
 /// A step of an ordered block that names a response.
@@ -72,8 +78,8 @@ pub struct StepRef {
     pub step: String,
     /// `action:` or `utter:`.
     pub kind: StepKind,
-    /// The response, as an index into [`Registry::responses`].
-    pub response: usize,
+    /// The response.
+    pub response: ResponseIndex,
 }
 
 /// A response of the registry, lowered: what delivery needs.
@@ -241,6 +247,7 @@ pub fn lower(checked: &Checked) -> Result<Registry, Vec<Finding>> {
         responses
             .binary_search_by(|r| r.name.as_str().cmp(name))
             .ok()
+            .map(ResponseIndex)
     };
     let skill_refs = checked
         .project_skills

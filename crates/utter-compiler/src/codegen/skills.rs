@@ -6,7 +6,7 @@ use quote::quote;
 
 use super::conditions::Conditions;
 use super::lit_str;
-use crate::lower::Registry;
+use crate::lower::{Registry, ResponseIndex};
 use crate::names::doc_text;
 use utter::StepKind;
 
@@ -129,11 +129,11 @@ fn skill_table(
     let Some((registry, refs)) = registry.and_then(|r| Some((r, r.skill_refs(skill)?))) else {
         return quote!(::utter::SkillResponses { skill: #id, on_activate: &[], when: &[], tools: &[], steps: &[] });
     };
-    let response = |i: usize| {
+    let response = |ResponseIndex(i): ResponseIndex| {
         let v = super::idents::yaml_variant(&registry.responses[i].name);
         quote!(Response::#v)
     };
-    let option = |r: Option<usize>| match r {
+    let option = |r: Option<ResponseIndex>| match r {
         Some(i) => {
             let v = response(i);
             quote!(::core::option::Option::Some(#v))
