@@ -227,11 +227,12 @@ fn a_broken_edit_keeps_the_last_good_wording_and_reports_the_finding() {
     );
 
     // A condition that does not parse, and a text edit in the same save.
-    copy.edit("responses.yml", "Bye for now!", "See you!");
-    copy.edit(
+    copy.edit_all(
         "responses.yml",
-        "session.project.tier ==",
-        "session.project.tier ===",
+        &[
+            ("Bye for now!", "See you!"),
+            ("session.project.tier ==", "session.project.tier ==="),
+        ],
     );
     let ReloadEvent::Rejected { findings } = next(&events) else {
         panic!("the broken edit is rejected");
