@@ -162,22 +162,8 @@ impl ProgramData {
     pub fn condition<C: Condition>(&mut self, condition: &C) -> u32 {
         let at = u32_of(self.code.len());
         match condition.node() {
-            node @ (Node::Or(items) | Node::And(items)) => {
-                let tag = if matches!(node, Node::Or(_)) {
-                    NodeTag::Or
-                } else {
-                    NodeTag::And
-                };
-                self.code.push(tag as u8);
-                let end_at = self.code.len();
-                self.u32(0);
-                self.u32(u32_of(items.len()));
-                for item in items {
-                    self.condition(item);
-                }
-                let end = u32_of(self.code.len());
-                self.patch(end_at, end);
-            }
+            Node::Or(items) => self.junction(NodeTag::Or, items),
+            Node::And(items) => self.junction(NodeTag::And, items),
             Node::Not(inner) => {
                 self.code.push(NodeTag::Not as u8);
                 self.condition(inner);
@@ -211,6 +197,19 @@ impl ProgramData {
             Node::Lit(literal) => self.literal(literal),
         }
         at
+    }
+
+    /// An `or`/`and` node: its end offset, child count and children.
+    fn junction<C: Condition>(&mut self, tag: NodeTag, items: &[C]) {
+        self.code.push(tag as u8);
+        let end_at = self.code.len();
+        self.u32(0);
+        self.u32(u32_of(items.len()));
+        for item in items {
+            self.condition(item);
+        }
+        let end = u32_of(self.code.len());
+        self.patch(end_at, end);
     }
 
     fn literal(&mut self, literal: Literal<'_>) {
