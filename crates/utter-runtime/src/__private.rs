@@ -3,7 +3,9 @@
 
 pub use crate::compiled::{Constant, Response, deliver, rendered};
 pub use crate::delivery::Delivery;
-pub use crate::fast::{eq_bool, eq_float, eq_int, eq_str, holds, ord_float, ord_int, ord_str};
+pub use crate::fast::{
+    eq_bool, eq_float, eq_int, eq_str, holds, int_key, ord_float, ord_int, ord_str,
+};
 pub use crate::fields::{
     boolean, categorical, dynamic, float, int, into_bool, into_dynamic, into_float, into_int,
     into_text, text,

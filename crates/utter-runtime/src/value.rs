@@ -143,6 +143,7 @@ impl<T: Into<Value>> From<Option<T>> for Value {
 
 impl<'a> ValueRef<'a> {
     /// The Python type name, as CPython's error messages spell it.
+    #[inline]
     pub fn type_name(self) -> &'static str {
         match self {
             ValueRef::None => "NoneType",

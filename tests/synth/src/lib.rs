@@ -301,6 +301,15 @@ pub fn random_project(seed: u64) -> SynthProject {
                 conditioned + 1
             };
             let default_at = rng.below(variants);
+            // Sometimes the conditions compare one entry with int literals
+            // (what the generator compiles into one `match`): repeated
+            // literals, either operand order, now and then broken by
+            // another condition.
+            let switch_on =
+                (conditioned > 1 && !readable.is_empty() && rng.chance(30)).then(|| {
+                    let e = rng.pick(&readable);
+                    format!("session.{}.{}", e.namespace, e.name)
+                });
             for v in 0..variants {
                 let _ = writeln!(
                     yaml,
@@ -309,11 +318,18 @@ pub fn random_project(seed: u64) -> SynthProject {
                 );
                 if conditioned > 0 && v != default_at {
                     let depth = rng.below(4);
-                    let _ = writeln!(
-                        yaml,
-                        "      condition: {}",
-                        yaml_string(&condition(&mut rng, &readable, depth))
-                    );
+                    let condition = match &switch_on {
+                        Some(entry) if !rng.chance(15) => {
+                            let k = rng.pick(&["0", "1", "2", "1", "0x2", "5"]);
+                            if rng.chance(25) {
+                                format!("{k} == {entry}")
+                            } else {
+                                format!("{entry} == {k}")
+                            }
+                        }
+                        _ => condition(&mut rng, &readable, depth),
+                    };
+                    let _ = writeln!(yaml, "      condition: {}", yaml_string(&condition));
                 }
                 if rng.chance(30) {
                     let _ = writeln!(

@@ -209,6 +209,27 @@ pub fn random_typed_project(seed: u64) -> TypedProject {
             response_names.push(name.clone());
             let _ = writeln!(yaml, "  {name}:");
             let conditioned = 1 + rng.below(4);
+            // Sometimes the conditions compare one numeric entry with int
+            // literals (compiled into one `match`).
+            let numeric: Vec<&&(String, String, bool, SynthType)> = readable
+                .iter()
+                .filter(|e| {
+                    matches!(
+                        e.3,
+                        SynthType::Int | SynthType::Float | SynthType::Bool | SynthType::Any
+                    )
+                })
+                .collect();
+            let switch_on = (conditioned > 1 && !numeric.is_empty() && rng.chance(30)).then(|| {
+                let (ns, name, _, ty) = **rng.pick(&numeric);
+                // A bool equals only 0 and 1 (anything else is a finding).
+                let literals: &[&str] = if *ty == SynthType::Bool {
+                    &["0", "1", "1"]
+                } else {
+                    &["0", "1", "2", "1", "0b10", "5"]
+                };
+                (format!("session.{ns}.{name}"), literals)
+            });
             for v in 0..=conditioned {
                 let mut text = String::new();
                 for _ in 0..1 + rng.below(3) {
@@ -226,7 +247,17 @@ pub fn random_typed_project(seed: u64) -> TypedProject {
                 let _ = writeln!(yaml, "    - text: {}", yaml_string(text.trim_end()));
                 if v < conditioned {
                     let depth = rng.below(3);
-                    let condition = typed_condition(&mut rng, &readable, depth);
+                    let condition = match &switch_on {
+                        Some((entry, literals)) if !rng.chance(15) => {
+                            let k = rng.pick(literals);
+                            if rng.chance(25) {
+                                format!("{k} == {entry}")
+                            } else {
+                                format!("{entry} == {k}")
+                            }
+                        }
+                        _ => typed_condition(&mut rng, &readable, depth),
+                    };
                     let _ = writeln!(yaml, "      condition: {}", yaml_string(&condition));
                 }
             }

@@ -44,6 +44,18 @@ pub fn fallible(expr: &Expr<usize>) -> bool {
     }
 }
 
+/// `entry == <int literal>` (either way round): the entry and the literal.
+pub fn int_equality(expr: &Expr<usize>) -> Option<(usize, i64)> {
+    let Expr::Compare { first, rest } = expr else {
+        return None;
+    };
+    match (&**first, rest.as_slice()) {
+        (Expr::Ref(id), [(CmpOp::Eq, Expr::Lit(Lit::Int(k)))])
+        | (Expr::Lit(Lit::Int(k)), [(CmpOp::Eq, Expr::Ref(id))]) => Some((*id, *k)),
+        _ => None,
+    }
+}
+
 /// How tightly a generated `bool` expression binds, loosest first.
 ///
 /// Parentheses are emitted only where precedence needs them: rustc's
@@ -201,6 +213,28 @@ impl<'a> Conditions<'a> {
         Some(if negate { quote!(!#equality) } else { equality })
     }
 
+    /// A run of variants whose conditions each compare one entry with an
+    /// int literal (`arms`: literal and variant, in YAML order) as one
+    /// `match` on the entry's integral value: the entry is read once and
+    /// the compiler makes a jump table or range checks, where a chain of
+    /// `==` read and tested it once per variant. An `Option<usize>`
+    /// expression: the first variant whose literal matches, else `None`.
+    pub fn int_switch(&self, id: usize, arms: &[(i64, usize)]) -> TokenStream {
+        let v = Self::read(id);
+        let mut seen = std::collections::HashSet::new();
+        // A repeated literal can never be the first to match: no arm (an
+        // unreachable pattern would warn in the user's crate).
+        let arms = arms
+            .iter()
+            .filter(|(k, _)| seen.insert(*k))
+            .map(|(k, variant)| {
+                let k = Literal::i64_suffixed(*k);
+                let variant = Literal::usize_unsuffixed(*variant);
+                quote!(Some(#k) => Some(#variant),)
+            });
+        quote!(match int_key(#v) { #(#arms)* _ => None })
+    }
+
     /// A comparison, possibly chained, as a `bool` expression that binds as
     /// tightly as a unary operand (a call, or a labeled block).
     fn compare_expr(&mut self, first: &Expr<usize>, rest: &[(CmpOp, Expr<usize>)]) -> TokenStream {
@@ -312,6 +346,29 @@ mod tests {
             "A || B || C"
         );
         assert_eq!(condition_code("not not session.s.a"), "! ! A");
+    }
+
+    #[test]
+    fn runs_of_int_equalities_become_one_match() {
+        let expr = |src: &str| {
+            crate::condition::parse(src)
+                .expect("a valid condition")
+                .map_refs(&mut |r| usize::from(r.entry == "b"))
+        };
+        assert_eq!(int_equality(&expr("session.s.b == 3")), Some((1, 3)));
+        assert_eq!(int_equality(&expr("1 == session.s.a")), Some((0, 1)));
+        assert_eq!(int_equality(&expr("session.s.b == 3.0")), None);
+        assert_eq!(int_equality(&expr("session.s.b != 3")), None);
+        assert_eq!(int_equality(&expr("session.s.b == 3 == 3")), None);
+        let types = [(EntryType::Int, &[][..]), (EntryType::Int, &[][..])];
+        let conditions = Conditions::new(EntryTypes { types: &types });
+        // The repeated 3 can never match first: no arm for it.
+        assert_eq!(
+            conditions
+                .int_switch(1, &[(3, 0), (4, 1), (3, 2)])
+                .to_string(),
+            "match int_key (r . value (& E1)) { Some (3i64) => Some (0) , Some (4i64) => Some (1) , _ => None }"
+        );
     }
 
     #[test]

@@ -6,8 +6,9 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
-use super::conditions::{Conditions, fallible};
+use super::conditions::{Conditions, fallible, int_equality};
 use super::{idents, lit_str};
+use crate::condition::Expr;
 use crate::lower::{Registry, Response};
 use crate::names::doc_text;
 use utter::{Entry, Piece};
@@ -134,6 +135,45 @@ fn writer_body(
     quote!(emit(&[#(#parts),*]))
 }
 
+/// The `if` branches of a selection chain over the conditioned variants
+/// (YAML order): one per condition, except that consecutive variants
+/// comparing the same entry with int literals share one `match`.
+fn selection_branches(
+    conditioned: &[(usize, &Expr<usize>)],
+    conditions: &mut Conditions<'_>,
+) -> Vec<TokenStream> {
+    let mut branches = Vec::new();
+    let mut rest = conditioned;
+    while let Some(&(v, condition)) = rest.first() {
+        if let Some((id, _)) = int_equality(condition) {
+            let run: Vec<(i64, usize)> = rest
+                .iter()
+                .map_while(|&(v, c)| {
+                    int_equality(c)
+                        .filter(|(other, _)| *other == id)
+                        .map(|(_, k)| (k, v))
+                })
+                .collect();
+            if run.len() > 1 {
+                let switch = conditions.int_switch(id, &run);
+                branches.push(quote!(if let Some(variant) = #switch { Some(variant) }));
+                rest = &rest[run.len()..];
+                continue;
+            }
+        }
+        let test = conditions.condition(condition);
+        let test = if fallible(condition) {
+            quote!(holds(|| Ok(#test)))
+        } else {
+            test
+        };
+        let v = Literal::usize_unsuffixed(v);
+        branches.push(quote!(if #test { Some(#v) }));
+        rest = &rest[1..];
+    }
+    branches
+}
+
 /// Per response: its items (texts, selection fn, writers), its table entry,
 /// and the `writer` match arms of its interpolated variants.
 fn response_items(
@@ -145,7 +185,7 @@ fn response_items(
     let name = lit_str(&response.name);
     let mut items = Vec::new();
     let mut variants = Vec::new();
-    let mut branches = Vec::new();
+    let mut conditioned = Vec::new();
     let mut writers = Vec::new();
     for (v, variant) in response.variants.iter().enumerate() {
         let text = idents::text_static(index, v);
@@ -180,16 +220,10 @@ fn response_items(
         let capacity = Literal::usize_unsuffixed(utter::text_capacity(&variant.pieces));
         variants.push(quote!(Variant { pieces: &#text, literal: #literal, rephrase: #rephrase, capacity: #capacity }));
         if let Some(condition) = &variant.condition {
-            let test = conditions.condition(condition);
-            let test = if fallible(condition) {
-                quote!(holds(|| Ok(#test)))
-            } else {
-                test
-            };
-            let v = Literal::usize_unsuffixed(v);
-            branches.push(quote!(if #test { Some(#v) }));
+            conditioned.push((v, condition));
         }
     }
+    let branches = selection_branches(&conditioned, conditions);
     let default = match response.default {
         Some(v) => {
             let v = Literal::usize_unsuffixed(v);
