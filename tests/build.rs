@@ -39,6 +39,10 @@ pub mod typed_SEED_glue {
                         buffer.clear();
                         view.render(response).write_to(&mut buffer).expect("a String takes any text");
                         assert_eq!(buffer, typed.text, "rendered vs delivered: {name}");
+                        buffer.clear();
+                        view.render(response).push_to(&mut buffer);
+                        assert_eq!(buffer, typed.text, "pushed vs delivered: {name}");
+                        assert_eq!(view.render(response).to_string(), typed.text, "displayed vs delivered: {name}");
                         typed
                     }
                     None => agent::deliver_name(name, &ctx),

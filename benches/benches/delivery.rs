@@ -108,7 +108,7 @@ mod delivery {
         match typed_response(case) {
             Some(response) => b.bench_local(|| {
                 buffer.clear();
-                let _ = view.render(black_box(response)).write_to(&mut buffer);
+                view.render(black_box(response)).push_to(&mut buffer);
                 buffer.len()
             }),
             None => {

@@ -4,7 +4,8 @@
 //! iterations is the cost of one delivery (see `instructions.sh`).
 //!
 //! `instructions PATH CASE ITERATIONS`, PATH one of `hand_deliver`,
-//! `hand_render` (the hand-written anchor), `typed_deliver`, `typed_render`,
+//! `hand_render` (the hand-written anchor), `typed_deliver`, `typed_render`
+//! (`push_to` a `String`), `typed_write_to` (`write_to` the same `String`),
 //! `compact_deliver`, `generated`, `interpreter`, `minijinja`, `match`.
 //!
 //! Every path is its own `#[inline(never)]` loop with its inputs through
@@ -55,6 +56,7 @@ fn main() {
         "hand_render" => hand_render(case, name, iterations),
         "typed_deliver" => typed_deliver(case, name, iterations),
         "typed_render" => typed_render(case, name, iterations),
+        "typed_write_to" => typed_write_to(case, name, iterations),
         "compact_deliver" => compact_deliver(case, name, iterations),
         "minijinja" => minijinja(name, iterations),
         "generated" => generated_by_name(name, iterations),
@@ -115,6 +117,25 @@ fn typed_deliver(case: &str, name: &str, iterations: usize) -> usize {
 
 #[inline(never)]
 fn typed_render(case: &str, name: &str, iterations: usize) -> usize {
+    let memory = typed_memory();
+    let view = memory.view(generated::typed::Skill::Bench);
+    let response = typed_response(case);
+    let mut buffer = String::with_capacity(256);
+    let mut sum = 0;
+    for _ in 0..iterations {
+        buffer.clear();
+        match black_box(response) {
+            Some(r) => view.render(r).push_to(&mut buffer),
+            None => buffer.push_str(black_box(name)),
+        }
+        sum += buffer.len();
+    }
+    sum
+}
+
+/// [`typed_render`] through `write_to` (any `fmt::Write`, here a `String`).
+#[inline(never)]
+fn typed_write_to(case: &str, name: &str, iterations: usize) -> usize {
     let memory = typed_memory();
     let view = memory.view(generated::typed::Skill::Bench);
     let response = typed_response(case);

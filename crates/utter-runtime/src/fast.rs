@@ -1,7 +1,7 @@
 //! Comparisons specialised at build time by the literal's type: what
 //! generated straight-line code calls. Each has a fast path for the value
 //! type the declaration leads us to expect and falls back to the general
-//! [`compare`]/[`py_eq`] for anything else, so there is one semantics; the
+//! [`compare`](crate::compare)/[`py_eq`] for anything else, so there is one semantics; the
 //! property tests below prove each helper equal to the general rule.
 
 use core::cmp::Ordering;
@@ -62,7 +62,7 @@ pub fn eq_bool(value: ValueRef<'_>, literal: bool) -> bool {
 }
 
 /// `value <op> literal` for an ordering and an int literal. Every arm is
-/// inline (no call into the general [`compare`]): an ordering that is a
+/// inline (no call into the general [`compare`](crate::compare)): an ordering that is a
 /// `TypeError` skips its variant, and the error the caller discards then
 /// costs nothing (measured: the out-of-line call doubled `error_skipped`).
 #[inline]
@@ -102,7 +102,7 @@ pub fn ord_str(op: CmpOp, value: ValueRef<'_>, literal: &str) -> Result<bool, Ev
 
 /// The `TypeError` of an ordering between values that do not order (the
 /// helpers above reach it only for such pairs; the property test below
-/// holds them to [`compare`]).
+/// holds them to [`compare`](crate::compare)).
 #[inline]
 fn unorderable(op: CmpOp, left: ValueRef<'_>, right: ValueRef<'_>) -> EvalError {
     EvalError {

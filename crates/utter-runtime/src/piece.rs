@@ -42,7 +42,7 @@ pub struct Variant {
 }
 
 /// The text of `pieces` when it has no placeholder (no pieces, or one
-/// literal): what [`render`] borrows as it is, and what the code generator
+/// literal): what [`render`](crate::render) borrows as it is, and what the code generator
 /// delivers as a constant.
 pub fn literal_text<S: AsRef<str>, C>(pieces: &[Piece<S, C>]) -> Option<&str> {
     match pieces {

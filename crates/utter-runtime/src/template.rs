@@ -9,7 +9,7 @@ use crate::memory::{Entry, Reader};
 use crate::piece::{Piece, Variant, literal_text, text_capacity};
 use crate::program::{CompactVariant, Program};
 use crate::resolve::{Resolved, bare_entry, resolve_entry};
-use crate::writer::{Writer, write_parts, written};
+use crate::writer::{Writer, written};
 
 impl<S: AsRef<str>, C: AsRef<[usize]>> Piece<S, C> {
     /// Resolves the piece against the view.
@@ -178,13 +178,26 @@ impl<'r, R: Reader> Rendered<'r, R> {
         match &self.body {
             Body::Literal(text) => out.write_str(text),
             Body::Pieces(pieces) => write_pieces(out, pieces, self.entries, self.reader),
-            Body::Written(write, _) => write(self.reader, &mut |parts| write_parts(out, parts)),
+            Body::Written(write, _) => (write.into_any)(self.reader, out),
             Body::Compact(program, variant) => {
                 program.write_variant(out, *variant, self.entries, self.reader)
             }
             #[cfg(feature = "hot-reload")]
             Body::Owned(text) => out.write_str(text),
         }
+    }
+
+    /// Appends the text to `out`: [`write_to`](Self::write_to) for a
+    /// `String`, the fastest way to render into a buffer you reuse (a
+    /// generated writer's literal pieces become `push_str` of known
+    /// length).
+    #[inline]
+    pub fn push_to(&self, out: &mut String) {
+        // Writing into a String cannot fail.
+        let _ = match &self.body {
+            Body::Written(write, _) => (write.into_string)(self.reader, out),
+            _ => self.write_to(out),
+        };
     }
 
     /// The same as a [`Delivery`] (its text borrowed when literal).

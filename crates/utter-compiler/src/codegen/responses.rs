@@ -82,10 +82,11 @@ fn fallback<'a>(entries: &'a [Entry<String, Vec<String>>], id: usize, raw: &'a s
         .unwrap_or(raw)
 }
 
-/// A variant's text as the parts its writer writes in one call: literal
-/// pieces as they are, each placeholder read through the reader (a `{name}`
-/// placeholder picks its entry by the active skill, as `render` does: the
-/// skill's own entry of that name, else the project's).
+/// The body of a variant's writer: straight-line `write_str` and `put`
+/// calls into `out` (see `utter_runtime::writer`), each placeholder read
+/// through the reader once (a `{name}` placeholder picks its entry by the
+/// active skill, as `render` does: the skill's own entry of that name,
+/// else the project's).
 fn writer_body(
     pieces: &[Piece<String, Vec<usize>>],
     entries: &[Entry<String, Vec<String>>],
@@ -93,13 +94,13 @@ fn writer_body(
     let read = |id: usize, raw: &str| {
         let entry = idents::entry_const(id);
         let fallback = lit_str(fallback(entries, id, raw));
-        quote!(Part::Value(r.value(&#entry), #fallback))
+        quote!(put(out, r.value(&#entry), #fallback))
     };
     let unread = |raw: &str| {
         let raw = lit_str(raw);
-        quote!(Part::Text(#raw))
+        quote!(out.write_str(#raw))
     };
-    let parts = pieces.iter().map(|piece| match piece {
+    let writes = pieces.iter().map(|piece| match piece {
         Piece::Text(text) => unread(text),
         Piece::Session { entry, raw } => match entries.get(*entry) {
             Some(_) => read(*entry, raw),
@@ -132,7 +133,7 @@ fn writer_body(
             }
         }
     });
-    quote!(emit(&[#(#parts),*]))
+    quote!(#(#writes?;)* Ok(()))
 }
 
 /// The `if` branches of a selection chain over the conditioned variants
@@ -202,10 +203,10 @@ fn response_items(
                 let write = idents::writer_fn(index, v);
                 let body = writer_body(&variant.pieces, entries);
                 // Instantiated for the typed view only (the entry points over
-                // any reader render piece by piece): one instance each,
-                // which halves the build cost of writers.
+                // any reader render piece by piece), into a `String` and
+                // into a `dyn Write`: two instances each.
                 items.push(quote! {
-                    fn #write<R: Reader>(r: &R, emit: &mut dyn FnMut(&[Part<'_>]) -> ::core::fmt::Result) -> ::core::fmt::Result {
+                    fn #write<R: Reader, W: Write + ?Sized>(r: &R, out: &mut W) -> ::core::fmt::Result {
                         #body
                     }
                 });
@@ -213,7 +214,14 @@ fn response_items(
                     Literal::usize_unsuffixed(index),
                     Literal::usize_unsuffixed(v),
                 );
-                writers.push(quote!((#response, #variant) => Some(#write::<R>)));
+                // A closure for the `dyn Write` instance: the fn pointer is
+                // generic over the writer's lifetime, a path would fix it.
+                writers.push(quote! {
+                    (#response, #variant) => Some(Writer {
+                        into_string: #write::<R, String>,
+                        into_any: |r: &R, out: &mut dyn Write| #write(r, out),
+                    })
+                });
                 quote!(None)
             }
         };
