@@ -86,6 +86,25 @@ impl<'a> Cursor<'a> {
     }
 }
 
+impl Cursor<'_> {
+    /// The variant record at the cursor; the cursor moves past its pieces.
+    #[inline]
+    fn variant(&mut self) -> Option<VariantRecord> {
+        // The fixed part of the record, bounds-checked once.
+        let record: [u8; variant::LEN] = self.bytes()?;
+        let len = le32(&record, variant::PIECE_BYTES) as usize;
+        let pieces_at = self.at;
+        self.at = self.at.checked_add(len)?;
+        Some(VariantRecord {
+            condition: le32(&record, variant::CONDITION),
+            rephrase: record[variant::REPHRASE] != 0,
+            piece_count: le32(&record, variant::PIECE_COUNT) as usize,
+            capacity: le32(&record, variant::CAPACITY) as usize,
+            pieces_at,
+        })
+    }
+}
+
 /// The little-endian `u32` at `at` of a fixed-size record.
 #[inline]
 fn le32<const N: usize>(record: &[u8; N], at: usize) -> u32 {
@@ -149,34 +168,15 @@ impl<'a> Program<'a> {
         self.text(&mut self.record(response)?)
     }
 
-    /// The response's name, default and variants.
-    fn variants(
-        &self,
-        response: usize,
-    ) -> Option<(
-        &'a str,
-        u32,
-        impl Iterator<Item = Option<VariantRecord>> + use<'a>,
-    )> {
+    /// The response's name, default and variant count, and a cursor at
+    /// its first variant.
+    #[inline]
+    fn header(&self, response: usize) -> Option<(&'a str, u32, usize, Cursor<'a>)> {
         let mut cursor = self.record(response)?;
         let name = self.text(&mut cursor)?;
         let default = cursor.u32()?;
         let count = cursor.index()?;
-        let variants = (0..count).map(move |_| {
-            // The fixed part of the record, bounds-checked once.
-            let record: [u8; variant::LEN] = cursor.bytes()?;
-            let len = le32(&record, variant::PIECE_BYTES) as usize;
-            let pieces_at = cursor.at;
-            cursor.at = cursor.at.checked_add(len)?;
-            Some(VariantRecord {
-                condition: le32(&record, variant::CONDITION),
-                rephrase: record[variant::REPHRASE] != 0,
-                piece_count: le32(&record, variant::PIECE_COUNT) as usize,
-                capacity: le32(&record, variant::CAPACITY) as usize,
-                pieces_at,
-            })
-        });
-        Some((name, default, variants))
+        Some((name, default, count, cursor))
     }
 
     /// Evaluates the condition node at `at`: its value and the offset
@@ -193,24 +193,9 @@ impl<'a> Program<'a> {
         };
         let tag = node_tag(&mut cursor)?;
         let value = match tag {
-            NodeTag::Or | NodeTag::And => {
-                let end = forward(cursor.index(), at)?;
-                let count = cursor.u32().ok_or(Stop::Malformed)?;
-                // `or` stops at the first truthy operand, `and` at the first falsy one.
-                let stop_at = tag == NodeTag::Or;
-                let mut next = cursor.at;
-                for _ in 0..count {
-                    let (value, after) = self.eval(next, entries, reader)?;
-                    if value.truthy() == stop_at {
-                        return Ok((ValueRef::Bool(stop_at), end));
-                    }
-                    next = after;
-                }
-                return Ok((ValueRef::Bool(!stop_at), end));
-            }
-            NodeTag::Not => {
-                let (value, after) = self.eval(cursor.at, entries, reader)?;
-                return Ok((ValueRef::Bool(!value.truthy()), after));
+            NodeTag::Or | NodeTag::And | NodeTag::Not | NodeTag::CmpLit => {
+                let (holds, after) = self.truth(at, entries, reader)?;
+                return Ok((ValueRef::Bool(holds), after));
             }
             NodeTag::Compare => {
                 let end = forward(cursor.index(), at)?;
@@ -229,21 +214,6 @@ impl<'a> Program<'a> {
                 }
                 return Ok((ValueRef::Bool(true), end));
             }
-            NodeTag::CmpLit => {
-                let [op, id @ ..]: [u8; 5] = cursor.bytes().ok_or(Stop::Malformed)?;
-                let op = operator(op).ok_or(Stop::Malformed)?;
-                let id = u32::from_le_bytes(id) as usize;
-                let value = match entries.get(id) {
-                    Some(entry) => reader.value(entry),
-                    None => ValueRef::None,
-                };
-                let tag = node_tag(&mut cursor)?;
-                let literal = self.literal_node(tag, &mut cursor)?;
-                return Ok((
-                    ValueRef::Bool(compare_literal(op, value, literal)?),
-                    cursor.at,
-                ));
-            }
             NodeTag::Ref => {
                 let id = cursor.index().ok_or(Stop::Malformed)?;
                 entries
@@ -255,8 +225,94 @@ impl<'a> Program<'a> {
         Ok((value, cursor.at))
     }
 
+    /// The truthiness of the condition node at `at` and the offset after
+    /// it. `or`, `and`, `not` and `entry <op> literal` (the shapes nearly
+    /// every condition has) are decided here without building values;
+    /// every other node through [`Program::eval`].
+    fn truth<N: AsRef<str>, V, R: Reader>(
+        self,
+        at: usize,
+        entries: &[Entry<N, V>],
+        reader: &'a R,
+    ) -> Result<(bool, usize), Stop> {
+        let mut cursor = Cursor {
+            code: self.code,
+            at,
+        };
+        let tag = node_tag(&mut cursor)?;
+        match tag {
+            NodeTag::CmpLit => self.compare_to_literal(cursor, entries, reader),
+            NodeTag::Or | NodeTag::And => {
+                let end = forward(cursor.index(), at)?;
+                let count = cursor.u32().ok_or(Stop::Malformed)?;
+                // `or` stops at the first truthy operand, `and` at the first falsy one.
+                let stop_at = tag == NodeTag::Or;
+                let mut next = cursor.at;
+                for _ in 0..count {
+                    let (holds, after) = self.truth(next, entries, reader)?;
+                    if holds == stop_at {
+                        return Ok((stop_at, end));
+                    }
+                    next = after;
+                }
+                Ok((!stop_at, end))
+            }
+            NodeTag::Not => {
+                let (holds, after) = self.truth(cursor.at, entries, reader)?;
+                Ok((!holds, after))
+            }
+            _ => {
+                let (value, after) = self.eval(at, entries, reader)?;
+                Ok((value.truthy(), after))
+            }
+        }
+    }
+
+    /// `entry <op> literal` (a [`NodeTag::CmpLit`] node whose tag has been
+    /// read) and the offset after it.
+    #[inline(always)]
+    fn compare_to_literal<N: AsRef<str>, V, R: Reader>(
+        self,
+        mut cursor: Cursor<'_>,
+        entries: &[Entry<N, V>],
+        reader: &'a R,
+    ) -> Result<(bool, usize), Stop> {
+        let [op, id @ ..]: [u8; 5] = cursor.bytes().ok_or(Stop::Malformed)?;
+        let op = operator(op).ok_or(Stop::Malformed)?;
+        let id = u32::from_le_bytes(id) as usize;
+        let value = match entries.get(id) {
+            Some(entry) => reader.value(entry),
+            None => ValueRef::None,
+        };
+        let tag = node_tag(&mut cursor)?;
+        let literal = self.literal_node(tag, &mut cursor)?;
+        Ok((compare_literal(op, value, literal)?, cursor.at))
+    }
+
+    /// Whether the condition at `at` holds, the common
+    /// `entry <op> literal` decided in line (no call, no recursion).
+    #[inline(always)]
+    fn condition_holds<N: AsRef<str>, V, R: Reader>(
+        self,
+        at: usize,
+        entries: &[Entry<N, V>],
+        reader: &'a R,
+    ) -> bool {
+        let result = match self.code.get(at) {
+            Some(&tag) if tag == NodeTag::CmpLit as u8 => {
+                let cursor = Cursor {
+                    code: self.code,
+                    at: at + 1,
+                };
+                self.compare_to_literal(cursor, entries, reader)
+            }
+            _ => self.truth(at, entries, reader),
+        };
+        matches!(result, Ok((true, _)))
+    }
+
     /// A literal node (`None` to `Str`) whose tag has been read.
-    #[inline]
+    #[inline(always)]
     fn literal_node(self, tag: NodeTag, cursor: &mut Cursor<'_>) -> Result<ValueRef<'a>, Stop> {
         Ok(match tag {
             NodeTag::None => ValueRef::None,
@@ -289,8 +345,8 @@ impl<'a> Program<'a> {
         reader: &R,
     ) -> Result<bool, EvalError> {
         let program: Program<'_> = *self;
-        match program.eval(at, entries, reader) {
-            Ok((value, _)) => Ok(value.truthy()),
+        match program.truth(at, entries, reader) {
+            Ok((holds, _)) => Ok(holds),
             Err(Stop::Eval(error)) => Err(error),
             Err(Stop::Malformed) => Ok(false),
         }
@@ -303,15 +359,15 @@ impl<'a> Program<'a> {
         entries: &[Entry<N, V>],
         reader: &R,
     ) -> Option<(&'a str, Option<(usize, VariantRecord)>)> {
-        let (name, default, variants) = self.variants(response)?;
+        let (name, default, count, mut cursor) = self.header(response)?;
         let mut fallback = None;
-        for (index, variant) in variants.enumerate() {
-            let Some(variant) = variant else {
+        for index in 0..count {
+            let Some(variant) = cursor.variant() else {
                 return Some((name, None));
             };
             // The first conditioned variant that holds, else the default.
             if variant.condition != ABSENT
-                && self.holds(variant.condition as usize, entries, reader)
+                && self.condition_holds(variant.condition as usize, entries, reader)
             {
                 return Some((name, Some((index, variant))));
             }
@@ -469,7 +525,7 @@ impl<'a> Program<'a> {
 
 /// `value <op> literal` by the specialised helpers (each property-tested
 /// equal to the general [`compare`], which takes every other case).
-#[inline]
+#[inline(always)]
 fn compare_literal(
     op: CmpOp,
     value: ValueRef<'_>,
