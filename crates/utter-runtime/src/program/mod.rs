@@ -60,9 +60,10 @@ struct Cursor<'a> {
 impl<'a> Cursor<'a> {
     #[inline]
     fn bytes<const N: usize>(&mut self) -> Option<[u8; N]> {
-        let bytes = self.code.get(self.at..self.at.checked_add(N)?)?;
+        // One bounds check: the rest of the code, then its first N bytes.
+        let bytes = *self.code.get(self.at..)?.first_chunk::<N>()?;
         self.at += N;
-        bytes.try_into().ok()
+        Some(bytes)
     }
 
     #[inline]
