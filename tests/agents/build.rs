@@ -45,6 +45,9 @@ pub mod MODULE_glue {
                         buffer.clear();
                         view.render(response).write_to(&mut buffer).expect("a String takes any text");
                         assert_eq!(buffer, typed.text, "rendered vs delivered: {name}");
+                        buffer.clear();
+                        view.render(response).push_to(&mut buffer);
+                        assert_eq!(buffer, typed.text, "pushed vs delivered: {name}");
                         typed
                     }
                     None => agent::deliver_name(name, &ctx),

@@ -80,10 +80,9 @@ fn compiled_module(items: TokenStream) -> TokenStream {
             use ::core::result::Result::Ok;
             use ::utter::__private::{
                 Constant, Context, Delivery, Entry, Piece, Program, Reader, Rendered, Response, Variant, compare,
-                eq_bool, eq_float, eq_int, eq_str, holds, int_key, ord_float, ord_int, ord_str, put, Writer,
+                eq_bool, eq_float, eq_int, eq_str, holds, int_key, ord_float, ord_int, ord_str, put, Out, Writer,
                 deliver as deliver_compiled, rendered as render_selected,
             };
-            use ::core::fmt::Write;
             use ::utter::{CmpOp::{Eq, Ge, Gt, Le, Lt, Ne}, EntryType, py_eq};
             use ::utter::Piece::{Bare, Session, Text};
             use ::utter::ValueRef as V;

@@ -98,14 +98,20 @@ fn writer_body(
     };
     let unread = |raw: &str| {
         let raw = lit_str(raw);
-        quote!(out.write_str(#raw))
+        quote!(out.push_str(#raw))
     };
     let writes = pieces.iter().map(|piece| match piece {
-        Piece::Text(text) => unread(text),
-        Piece::Session { entry, raw } => match entries.get(*entry) {
-            Some(_) => read(*entry, raw),
-            None => unread(raw),
-        },
+        Piece::Text(text) => {
+            let write = unread(text);
+            quote!(#write;)
+        }
+        Piece::Session { entry, raw } => {
+            let write = match entries.get(*entry) {
+                Some(_) => read(*entry, raw),
+                None => unread(raw),
+            };
+            quote!(#write;)
+        }
         Piece::Bare { candidates, raw } => {
             let named = |id: &usize| entries.get(*id).map(|e| (*id, e.namespace.as_str()));
             let project = candidates
@@ -127,13 +133,14 @@ fn writer_body(
                 None => unread(raw),
             };
             if arms.is_empty() {
-                otherwise
+                quote!(#otherwise;)
             } else {
+                // A `match` statement: a `;` after it is lint-worthy.
                 quote!(match r.skill_id() { #(#arms)* _ => #otherwise })
             }
         }
     });
-    quote!(#(#writes?;)* Ok(()))
+    quote!(#(#writes)*)
 }
 
 /// The `if` branches of a selection chain over the conditioned variants
@@ -203,10 +210,9 @@ fn response_items(
                 let write = idents::writer_fn(index, v);
                 let body = writer_body(&variant.pieces, entries);
                 // Instantiated for the typed view only (the entry points over
-                // any reader render piece by piece), into a `String` and
-                // into a `dyn Write`: two instances each.
+                // any reader render piece by piece).
                 items.push(quote! {
-                    fn #write<R: Reader, W: Write + ?Sized>(r: &R, out: &mut W) -> ::core::fmt::Result {
+                    fn #write<R: Reader>(r: &R, out: &mut Out<'_>) {
                         #body
                     }
                 });
@@ -214,14 +220,7 @@ fn response_items(
                     Literal::usize_unsuffixed(index),
                     Literal::usize_unsuffixed(v),
                 );
-                // A closure for the `dyn Write` instance: the fn pointer is
-                // generic over the writer's lifetime, a path would fix it.
-                writers.push(quote! {
-                    (#response, #variant) => Some(Writer {
-                        into_string: #write::<R, String>,
-                        into_any: |r: &R, out: &mut dyn Write| #write(r, out),
-                    })
-                });
+                writers.push(quote!((#response, #variant) => Some(#write::<R>)));
                 quote!(None)
             }
         };
