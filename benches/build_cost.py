@@ -15,6 +15,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -33,9 +34,14 @@ def cargo(args, crate, env):
 
 
 def timed(args, crate, env):
-    start = time.perf_counter()
-    cargo(args, crate, env)
-    return time.perf_counter() - start
+    """Wall seconds and peak memory (bytes, the largest process: rustc) of
+    a cargo command, through GNU time."""
+    with tempfile.NamedTemporaryFile("r") as peak:
+        start = time.perf_counter()
+        subprocess.run(["/usr/bin/time", "-f", "%M", "-o", peak.name, "cargo", *args], cwd=crate,
+                       env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        elapsed = time.perf_counter() - start
+        return elapsed, int(peak.read().split()[-1]) * 1024
 
 
 def make_crate(work, name, agent, form):
@@ -47,11 +53,16 @@ def make_crate(work, name, agent, form):
         f'[package]\nname = "{name}"\nversion = "0.0.0"\nedition = "2024"\n\n'
         f'[dependencies]\nutter = {{ package = "utter-rs", path = "{HERE.parent / "crates" / "utter"}" }}\n\n[workspace]\n'
     )
+    # Both APIs, as an application using typed memory and data-driven names
+    # would: every generic instance is built.
     (crate / "src" / "main.rs").write_text(
         f'mod responses {{\n    utter::include_responses!("agent", {form});\n}}\n\n'
         'fn main() {\n    let memory = responses::memory();\n    let ctx = utter::Context::new(&memory);\n'
         '    let name = std::env::args().nth(1).unwrap_or_default();\n'
-        '    println!("{}", responses::deliver_name(&name, &ctx).text);\n}\n'
+        '    println!("{}", responses::deliver_name(&name, &ctx).text);\n'
+        '    let typed = responses::Memory::new();\n'
+        '    if let Some(response) = responses::Response::from_name(&name) {\n'
+        '        println!("{}", typed.view(None).deliver(response).text);\n    }\n}\n'
     )
     return crate
 
@@ -65,15 +76,15 @@ def measure(n, form, work, env):
     row = {}
     for profile, flags in (("dev", []), ("release", ["--release"])):
         cargo(["clean", "-q", "-p", name, *flags], crate, env)
-        row[f"{profile}_full"] = timed(["build", "-q", *flags], crate, env)
+        row[f"{profile}_full"], row[f"{profile}_peak"] = timed(["build", "-q", *flags], crate, env)
         # One line of one text changed.
         yml.write_text(original.replace("Response 7, default", "Response 7, edited default", 1))
-        row[f"{profile}_edit"] = timed(["build", "-q", *flags], crate, env)
+        row[f"{profile}_edit"], _ = timed(["build", "-q", *flags], crate, env)
         yml.write_text(original)
     binary = env["CARGO_TARGET_DIR"] + f"/release/{name}"
     row["size"] = Path(binary).stat().st_size
     out = subprocess.run([binary, "utter_scaled_7"], capture_output=True, text=True, check=True).stdout
-    assert out.startswith("Response 7"), out
+    assert out.startswith("Response 7") and out.count("Response 7") == 2, out
     return row
 
 
@@ -87,13 +98,14 @@ def table(sizes):
     warm = make_crate(work, "cost-warm", agents_dir() / "n10", "compact")
     for flags in ([], ["--release"]):
         cargo(["build", "-q", *flags], warm, env)
-    lines = ["| N | form | dev build | dev, after a YAML edit | release build | release, after a YAML edit | release binary |",
-             "| - | - | - | - | - | - | - |"]
+    lines = ["| N | form | dev build | dev, after a YAML edit | release build | release, after a YAML edit | release peak memory | release binary |",
+             "| - | - | - | - | - | - | - | - |"]
     for n in sizes:
         for form in FORMS:
             r = measure(n, form, work, env)
             line = (f"| {n:,} | {form} | {r['dev_full']:.1f} s | {r['dev_edit']:.1f} s | "
-                    f"{r['release_full']:.1f} s | {r['release_edit']:.1f} s | {r['size'] / 1048576:.1f} MiB |")
+                    f"{r['release_full']:.1f} s | {r['release_edit']:.1f} s | "
+                    f"{r['release_peak'] / 1048576:,.0f} MiB | {r['size'] / 1048576:.1f} MiB |")
             print(line, flush=True)
             lines.append(line)
     return lines

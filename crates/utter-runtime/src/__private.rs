@@ -16,4 +16,4 @@ pub use crate::piece::{Piece, Variant};
 pub use crate::program::Program;
 pub use crate::template::{Rendered, render};
 pub use crate::value::{CmpOp, EvalError, Value, ValueRef, compare};
-pub use crate::writer::{Out, Writer, put, written};
+pub use crate::writer::{Out, WriteFn, Writer, put, written};

@@ -7,7 +7,7 @@ use crate::delivery::Delivery;
 use crate::memory::{Entry, Reader};
 use crate::piece::Variant;
 use crate::template::{Rendered, render};
-use crate::writer::{Writer, written};
+use crate::writer::{WriteFn, Writer, written};
 
 /// A compiled response: its variants in YAML order; selection is the
 /// response's generated straight-line function.
@@ -40,7 +40,7 @@ pub fn deliver<R: Reader>(
     entries: &'static [Entry],
     reader: &R,
     select: impl FnOnce(&R) -> Option<usize>,
-    writer: impl FnOnce(usize) -> Option<Writer<R>>,
+    shapes: impl FnOnce(usize) -> Option<WriteFn<R>>,
 ) -> Delivery<'static> {
     if let Some(constant) = &response.constant {
         return Delivery {
@@ -57,7 +57,7 @@ pub fn deliver<R: Reader>(
             // The writer is looked up only for a text with placeholders.
             let text = match variant.literal {
                 Some(text) => Cow::Borrowed(text),
-                None => match writer(index) {
+                None => match Writer::of(variant, shapes) {
                     Some(write) => Cow::Owned(written(write, reader, variant.capacity)),
                     None => render(variant.pieces, entries, reader),
                 },
@@ -82,12 +82,12 @@ pub fn rendered<'r, R: Reader>(
     entries: &'static [Entry],
     reader: &'r R,
     selected: Option<usize>,
-    writer: impl FnOnce(usize) -> Option<Writer<R>>,
+    shapes: impl FnOnce(usize) -> Option<WriteFn<R>>,
 ) -> Rendered<'r, R> {
     let selected = selected.map(|index| {
         let variant = &response.variants[index];
         let write = if variant.literal.is_none() {
-            writer(index)
+            Writer::of(variant, shapes)
         } else {
             None
         };

@@ -39,6 +39,10 @@ pub struct Variant {
     /// The capacity a rendered text starts with: its literal bytes plus
     /// the longest number per placeholder (longer strings grow it).
     pub capacity: usize,
+    /// When the text has placeholders: the number of its shape's generated
+    /// writer (see `writer::Writer`), and the texts
+    /// that writer writes.
+    pub writer: Option<(usize, &'static [&'static str])>,
 }
 
 /// The text of `pieces` when it has no placeholder (no pieces, or one

@@ -181,7 +181,7 @@ impl<'r, R: Reader> Rendered<'r, R> {
             Body::Pieces(pieces) => write_pieces(out, pieces, self.entries, self.reader),
             Body::Written(write, _) => {
                 let mut out = Out::Any(out);
-                write(self.reader, &mut out);
+                write.write(self.reader, &mut out);
                 out.result()
             }
             Body::Compact(program, variant) => {
@@ -204,7 +204,7 @@ impl<'r, R: Reader> Rendered<'r, R> {
         // cannot fail.
         match &self.body {
             Body::Literal(text) => out.push_str(text),
-            Body::Written(write, _) => write(self.reader, &mut Out::String(out)),
+            Body::Written(write, _) => write.write(self.reader, &mut Out::String(out)),
             Body::Pieces(pieces) => {
                 let _ = write_pieces(out, pieces, self.entries, self.reader);
             }

@@ -13,7 +13,8 @@
 //! | memory entry constant | `E{entry}` |
 //! | static pieces of a variant's text | `T{response}_{variant}` |
 //! | selection `fn` of a response | `s{response}` |
-//! | writer `fn` of an interpolated variant | `w{response}_{variant}` |
+//! | writer `fn` of a shape of interpolated texts | `w{shape}` |
+//! | a writer's text (local binding) | `t{n}` |
 //! | `when:` trigger condition of a skill | `when{skill}_{trigger}` |
 //! | label of a chained comparison | `'chain{n}` |
 
@@ -52,9 +53,14 @@ pub fn select_fn(response: usize) -> Ident {
     format_ident!("s{}", response)
 }
 
-/// The writer of interpolated variant `variant` of response `response`.
-pub fn writer_fn(response: usize, variant: usize) -> Ident {
-    format_ident!("w{}_{}", response, variant)
+/// The writer of the interpolated texts of shape `shape`.
+pub fn writer_fn(shape: usize) -> Ident {
+    format_ident!("w{}", shape)
+}
+
+/// Text `n` of a shape's writer (a literal piece or a fallback).
+pub fn writer_text(n: usize) -> Ident {
+    format_ident!("t{}", n)
 }
 
 /// The condition of `when:` trigger `trigger` of skill `skill`.
@@ -105,9 +111,10 @@ mod tests {
         for a in 0..24 {
             insert(entry_const(a).to_string());
             insert(select_fn(a).to_string());
+            insert(writer_fn(a).to_string());
+            insert(writer_text(a).to_string());
             for b in 0..24 {
                 insert(text_static(a, b).to_string());
-                insert(writer_fn(a, b).to_string());
                 insert(when_fn(a, b).to_string());
             }
         }

@@ -17,6 +17,7 @@ pub(crate) mod memory;
 pub mod reload;
 pub(crate) mod responses;
 pub(crate) mod skills;
+pub(crate) mod writers;
 
 use std::path::Path;
 
@@ -54,8 +55,8 @@ fn compiled_module(items: TokenStream) -> TokenStream {
         // Only what generated code does on purpose: conditions as written
         // (`!(a == b)`, `Ok(x?)`, `x and False or True`, `a > a`, a literal's
         // digits, the same test twice, a chained comparison as a block),
-        // one writer per variant (`Result` even when it cannot fail, arms
-        // alike), one selection `fn` per response however long. Clippy's
+        // one writer per shape of text, one selection `fn` per response
+        // however long. Clippy's
         // other lints, pedantic ones included, apply.
         #[allow(
             dead_code,
@@ -80,7 +81,7 @@ fn compiled_module(items: TokenStream) -> TokenStream {
             use ::core::result::Result::Ok;
             use ::utter::__private::{
                 Constant, Context, Delivery, Entry, Piece, Program, Reader, Rendered, Response, Variant, compare,
-                eq_bool, eq_float, eq_int, eq_str, holds, int_key, ord_float, ord_int, ord_str, put, Out, Writer,
+                eq_bool, eq_float, eq_int, eq_str, holds, int_key, ord_float, ord_int, ord_str, put, Out, WriteFn,
                 deliver as deliver_compiled, rendered as render_selected,
             };
             use ::utter::{CmpOp::{Eq, Ge, Gt, Le, Lt, Ne}, EntryType, py_eq};

@@ -7,11 +7,12 @@ use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
 use super::conditions::{Conditions, fallible, int_equality};
+use super::writers::Shapes;
 use super::{idents, lit_str};
 use crate::condition::Expr;
 use crate::lower::{Registry, Response};
 use crate::names::doc_text;
-use utter::{Entry, Piece};
+use utter::{Entry, Piece, literal_text};
 
 fn piece(p: &Piece<String, Vec<usize>>) -> TokenStream {
     match p {
@@ -69,78 +70,8 @@ fn constant_delivery(response: &Response) -> Option<(&str, usize, bool)> {
     }
     let index = response.default?;
     let variant = &response.variants[index];
-    let text = utter::literal_text(&variant.pieces)?;
+    let text = literal_text(&variant.pieces)?;
     Some((text, index, variant.rephrase))
-}
-
-/// What a placeholder reading entry `id` writes when it is unset: the
-/// entry's `unset_text`, else the placeholder as written.
-fn fallback<'a>(entries: &'a [Entry<String, Vec<String>>], id: usize, raw: &'a str) -> &'a str {
-    entries
-        .get(id)
-        .and_then(|e| e.unset_text.as_deref())
-        .unwrap_or(raw)
-}
-
-/// The body of a variant's writer: straight-line `write_str` and `put`
-/// calls into `out` (see `utter_runtime::writer`), each placeholder read
-/// through the reader once (a `{name}` placeholder picks its entry by the
-/// active skill, as `render` does: the skill's own entry of that name,
-/// else the project's).
-fn writer_body(
-    pieces: &[Piece<String, Vec<usize>>],
-    entries: &[Entry<String, Vec<String>>],
-) -> TokenStream {
-    let read = |id: usize, raw: &str| {
-        let entry = idents::entry_const(id);
-        let fallback = lit_str(fallback(entries, id, raw));
-        quote!(put(out, r.value(&#entry), #fallback))
-    };
-    let unread = |raw: &str| {
-        let raw = lit_str(raw);
-        quote!(out.push_str(#raw))
-    };
-    let writes = pieces.iter().map(|piece| match piece {
-        Piece::Text(text) => {
-            let write = unread(text);
-            quote!(#write;)
-        }
-        Piece::Session { entry, raw } => {
-            let write = match entries.get(*entry) {
-                Some(_) => read(*entry, raw),
-                None => unread(raw),
-            };
-            quote!(#write;)
-        }
-        Piece::Bare { candidates, raw } => {
-            let named = |id: &usize| entries.get(*id).map(|e| (*id, e.namespace.as_str()));
-            let project = candidates
-                .iter()
-                .filter_map(named)
-                .find(|(_, ns)| *ns == "project");
-            let arms: Vec<TokenStream> = candidates
-                .iter()
-                .filter_map(named)
-                .filter(|(_, ns)| *ns != "project")
-                .map(|(id, ns)| {
-                    let ns = lit_str(ns);
-                    let read = read(id, raw);
-                    quote!(Some(#ns) => #read,)
-                })
-                .collect();
-            let otherwise = match project {
-                Some((id, _)) => read(id, raw),
-                None => unread(raw),
-            };
-            if arms.is_empty() {
-                quote!(#otherwise;)
-            } else {
-                // A `match` statement: a `;` after it is lint-worthy.
-                quote!(match r.skill_id() { #(#arms)* _ => #otherwise })
-            }
-        }
-    });
-    quote!(#(#writes)*)
 }
 
 /// The `if` branches of a selection chain over the conditioned variants
@@ -182,50 +113,38 @@ fn selection_branches(
     branches
 }
 
-/// Per response: its items (texts, selection fn, writers), its table entry,
-/// and the `writer` match arms of its interpolated variants.
+/// Per response: its items (texts, selection fn) and its table entry;
+/// the writers of its interpolated variants are made in `shapes`.
 fn response_items(
     index: usize,
     response: &Response,
     conditions: &mut Conditions<'_>,
+    shapes: &mut Shapes,
     entries: &[Entry<String, Vec<String>>],
-) -> (TokenStream, TokenStream, Vec<TokenStream>) {
+) -> (TokenStream, TokenStream) {
     let name = lit_str(&response.name);
     let mut items = Vec::new();
     let mut variants = Vec::new();
     let mut conditioned = Vec::new();
-    let mut writers = Vec::new();
     for (v, variant) in response.variants.iter().enumerate() {
         let text = idents::text_static(index, v);
         let pieces: Vec<TokenStream> = variant.pieces.iter().map(piece).collect();
         let len = Literal::usize_unsuffixed(pieces.len());
         items.push(quote!(static #text: [Piece; #len] = [#(#pieces),*];));
         let rephrase = variant.rephrase;
-        let literal = match utter::literal_text(&variant.pieces) {
+        let literal = match literal_text(&variant.pieces) {
             Some(t) => {
                 let t = lit_str(t);
                 quote!(Some(#t))
             }
-            None => {
-                let write = idents::writer_fn(index, v);
-                let body = writer_body(&variant.pieces, entries);
-                // Instantiated for the typed view only (the entry points over
-                // any reader render piece by piece).
-                items.push(quote! {
-                    fn #write<R: Reader>(r: &R, out: &mut Out<'_>) {
-                        #body
-                    }
-                });
-                let (response, variant) = (
-                    Literal::usize_unsuffixed(index),
-                    Literal::usize_unsuffixed(v),
-                );
-                writers.push(quote!((#response, #variant) => Some(#write::<R>)));
-                quote!(None)
-            }
+            None => quote!(None),
+        };
+        let writer = match literal_text(&variant.pieces) {
+            Some(_) => quote!(None),
+            None => shapes.writer(&variant.pieces, entries),
         };
         let capacity = Literal::usize_unsuffixed(utter::text_capacity(&variant.pieces));
-        variants.push(quote!(Variant { pieces: &#text, literal: #literal, rephrase: #rephrase, capacity: #capacity }));
+        variants.push(quote!(Variant { pieces: &#text, literal: #literal, rephrase: #rephrase, capacity: #capacity, writer: #writer }));
         if let Some(condition) = &variant.condition {
             conditioned.push((v, condition));
         }
@@ -259,7 +178,7 @@ fn response_items(
         None => quote!(None),
     };
     let entry = quote!(Response { name: #name, variants: &[#(#variants),*], constant: #constant });
-    (quote!(#(#items)*), entry, writers)
+    (quote!(#(#items)*), entry)
 }
 
 /// The entry points of a project with errors: every response falls back to
@@ -267,7 +186,7 @@ fn response_items(
 pub fn skeleton_responses(names: &[String]) -> TokenStream {
     let count = Literal::usize_unsuffixed(names.len());
     let names = names.iter().map(|n| lit_str(n));
-    let entry_points = entry_points(quote!(None), &[]);
+    let entry_points = entry_points(quote!(None), Shapes::default().into_items());
     quote! {
         pub static RESPONSES: [Response; #count] = [#(Response { name: #names, variants: &[], constant: None }),*];
         #entry_points
@@ -276,29 +195,21 @@ pub fn skeleton_responses(names: &[String]) -> TokenStream {
 
 /// `deliver` and `rendered` over `select` (whose body is `select_body`),
 /// over any reader (texts rendered piece by piece) and over the typed view
-/// (through `writer`, whose match arms are `writers`).
-fn entry_points(select_body: TokenStream, writers: &[TokenStream]) -> TokenStream {
+/// (through `writer`, defined with the writers in `shapes`).
+fn entry_points(select_body: TokenStream, shapes: TokenStream) -> TokenStream {
     quote! {
-        /// The generated writer of variant `variant` of response number
-        /// `response`, if its text has placeholders.
-        #[inline]
-        fn writer<R: Reader>(response: usize, variant: usize) -> Option<Writer<R>> {
-            match (response, variant) {
-                #(#writers,)*
-                _ => None,
-            }
-        }
+        #shapes
 
         /// [`deliver`] through the generated writers: what the typed view calls.
         #[inline]
         pub fn deliver_view<R: Reader>(response: usize, r: &R) -> Delivery<'static> {
-            deliver_compiled(&RESPONSES[response], &ENTRIES, r, |r| select(response, r), |variant| writer::<R>(response, variant))
+            deliver_compiled(&RESPONSES[response], &ENTRIES, r, |r| select(response, r), writer::<R>)
         }
 
         /// [`rendered`] through the generated writers: what the typed view calls.
         #[inline]
         pub fn rendered_view<R: Reader>(response: usize, r: &R) -> Rendered<'_, R> {
-            render_selected(&RESPONSES[response], &ENTRIES, r, select(response, r), |variant| writer::<R>(response, variant))
+            render_selected(&RESPONSES[response], &ENTRIES, r, select(response, r), writer::<R>)
         }
 
         /// The variant of response number `response` to deliver.
@@ -327,12 +238,11 @@ fn entry_points(select_body: TokenStream, writers: &[TokenStream]) -> TokenStrea
 pub fn compiled_responses(registry: &Registry, conditions: &mut Conditions<'_>) -> TokenStream {
     let mut items = Vec::new();
     let mut table = Vec::new();
-    let mut writers = Vec::new();
+    let mut shapes = Shapes::default();
     for (i, response) in registry.responses.iter().enumerate() {
-        let (item, entry, writer) = response_items(i, response, conditions, &registry.entries);
+        let (item, entry) = response_items(i, response, conditions, &mut shapes, &registry.entries);
         items.push(item);
         table.push(entry);
-        writers.extend(writer);
     }
     let count = Literal::usize_unsuffixed(registry.responses.len());
     let arms = (0..registry.responses.len()).map(|i| {
@@ -347,7 +257,7 @@ pub fn compiled_responses(registry: &Registry, conditions: &mut Conditions<'_>) 
                 _ => None,
             }
         },
-        &writers,
+        shapes.into_items(),
     );
     quote! {
         pub static RESPONSES: [Response; #count] = [#(#table),*];
