@@ -425,7 +425,7 @@ impl Reader for Context<'_> {
         self.skill
     }
 
-    #[inline(never)]
+    #[inline]
     fn value<S: AsRef<str>, V>(&self, entry: &Entry<S, V>) -> ValueRef<'_> {
         self.read(entry)
     }
