@@ -40,8 +40,7 @@ pub struct Variant {
     /// the longest number per placeholder (longer strings grow it).
     pub capacity: usize,
     /// When the text has placeholders: the number of its shape's generated
-    /// writer (see `writer::Writer`), and the texts
-    /// that writer writes.
+    /// writer (see `writer::Writer`), and the texts that writer writes.
     pub writer: Option<(usize, &'static [&'static str])>,
 }
 

@@ -56,8 +56,7 @@ fn compiled_module(items: TokenStream) -> TokenStream {
         // (`!(a == b)`, `Ok(x?)`, `x and False or True`, `a > a`, a literal's
         // digits, the same test twice, a chained comparison as a block),
         // one writer per shape of text, one selection `fn` per response
-        // however long. Clippy's
-        // other lints, pedantic ones included, apply.
+        // however long. Clippy's other lints, pedantic ones included, apply.
         #[allow(
             dead_code,
             unused_imports,

@@ -132,16 +132,12 @@ fn response_items(
         let len = Literal::usize_unsuffixed(pieces.len());
         items.push(quote!(static #text: [Piece; #len] = [#(#pieces),*];));
         let rephrase = variant.rephrase;
-        let literal = match literal_text(&variant.pieces) {
+        let (literal, writer) = match literal_text(&variant.pieces) {
             Some(t) => {
                 let t = lit_str(t);
-                quote!(Some(#t))
+                (quote!(Some(#t)), quote!(None))
             }
-            None => quote!(None),
-        };
-        let writer = match literal_text(&variant.pieces) {
-            Some(_) => quote!(None),
-            None => shapes.writer(&variant.pieces, entries),
+            None => (quote!(None), shapes.writer(&variant.pieces, entries)),
         };
         let capacity = Literal::usize_unsuffixed(utter::text_capacity(&variant.pieces));
         variants.push(quote!(Variant { pieces: &#text, literal: #literal, rephrase: #rephrase, capacity: #capacity, writer: #writer }));
