@@ -306,3 +306,39 @@ fn generated_enums_share_one_surface() {
     let err = "ordr".parse::<Skill>().unwrap_err();
     assert_eq!(err.did_you_mean.as_deref(), Some("order"));
 }
+
+/// Responses whose conditions differ only in their literals share one
+/// selection `fn`; each still compares with its own literals.
+#[test]
+fn responses_of_one_shape_keep_their_own_literals() {
+    let mut memory = Memory::new();
+    memory.set("order", "type", "thin").unwrap();
+    memory.set("order", "count", 1).unwrap();
+    let view = memory.view(Some(Skill::Order));
+    // `count > 1` does not hold for 1 (the other response's `> 0` would).
+    assert_eq!(
+        view.deliver(Response::UtterThinAndSeveral).text,
+        "Not thin, or few."
+    );
+    assert_eq!(
+        view.deliver(Response::UtterThickAndAny).text,
+        "Not thick, or none."
+    );
+    memory.set("order", "count", 2).unwrap();
+    let view = memory.view(Some(Skill::Order));
+    assert_eq!(
+        view.deliver(Response::UtterThinAndSeveral).text,
+        "Thin, several."
+    );
+    memory.set("order", "type", "thick").unwrap();
+    let view = memory.view(Some(Skill::Order));
+    assert_eq!(
+        view.deliver(Response::UtterThinAndSeveral).text,
+        "Not thin, or few."
+    );
+    assert_eq!(view.deliver(Response::UtterThickAndAny).text, "Thick, any.");
+    assert_eq!(
+        agent::deliver(Response::UtterThickAndAny, &view.context()).text,
+        "Thick, any."
+    );
+}

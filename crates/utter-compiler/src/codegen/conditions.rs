@@ -68,15 +68,72 @@ pub enum Precedence {
     Unary,
 }
 
+/// The literals of a selection `fn` handed over as data: strings bound to
+/// `x{n}`, ints to `k{n}`, in order of appearance. Selections differing
+/// only in these share one `fn` (see `codegen::selections`).
+#[derive(Default)]
+pub struct Bound {
+    pub texts: Vec<String>,
+    pub ints: Vec<i64>,
+}
+
 pub struct Conditions<'a> {
     pub entries: EntryTypes<'a>,
     /// Labels of chained comparisons, unique within one function.
     labels: usize,
+    /// While generating a selection: its literals bound so far.
+    bound: Option<Bound>,
 }
 
 impl<'a> Conditions<'a> {
     pub fn new(entries: EntryTypes<'a>) -> Self {
-        Conditions { entries, labels: 0 }
+        Conditions {
+            entries,
+            labels: 0,
+            bound: None,
+        }
+    }
+
+    /// The body of a selection `fn` made by `build`, its string and int
+    /// literals (but the keys of an [`Self::int_switch`]) bound to data.
+    pub fn selection(
+        &mut self,
+        build: impl FnOnce(&mut Self) -> TokenStream,
+    ) -> (TokenStream, Bound) {
+        self.labels = 0;
+        self.bound = Some(Bound::default());
+        let body = build(self);
+        (body, self.bound.take().unwrap_or_default())
+    }
+
+    /// A string literal: bound to data in a selection, else as it is.
+    fn text(&mut self, s: &str) -> TokenStream {
+        match &mut self.bound {
+            Some(bound) => {
+                let bound_as = super::idents::selection_text(bound.texts.len());
+                bound.texts.push(s.to_owned());
+                quote!(#bound_as)
+            }
+            None => {
+                let s = lit_str(s);
+                quote!(#s)
+            }
+        }
+    }
+
+    /// An int literal: bound to data in a selection, else as it is.
+    fn int(&mut self, i: i64) -> TokenStream {
+        match &mut self.bound {
+            Some(bound) => {
+                let bound_as = super::idents::selection_int(bound.ints.len());
+                bound.ints.push(i);
+                quote!(#bound_as)
+            }
+            None => {
+                let i = Literal::i64_suffixed(i);
+                quote!(#i)
+            }
+        }
     }
 
     /// A condition as a `bool` expression (with `?` when [`fallible`]).
@@ -102,7 +159,7 @@ impl<'a> Conditions<'a> {
             Expr::Lit(Lit::None) => quote!(V::None),
             Expr::Lit(Lit::Bool(b)) => quote!(V::Bool(#b)),
             Expr::Lit(Lit::Int(i)) => {
-                let i = Literal::i64_suffixed(*i);
+                let i = self.int(*i);
                 quote!(V::Int(#i))
             }
             Expr::Lit(Lit::Float(f)) => {
@@ -110,7 +167,7 @@ impl<'a> Conditions<'a> {
                 quote!(V::Float(#f))
             }
             Expr::Lit(Lit::Str(s)) => {
-                let s = lit_str(s);
+                let s = self.text(s);
                 quote!(V::Str(#s))
             }
             other => {
@@ -165,7 +222,7 @@ impl<'a> Conditions<'a> {
 
     /// One comparison of an entry with a literal, specialised; `None` when
     /// the general rule applies.
-    fn specialised(&self, op: CmpOp, id: usize, literal: &Lit) -> Option<TokenStream> {
+    fn specialised(&mut self, op: CmpOp, id: usize, literal: &Lit) -> Option<TokenStream> {
         let v = Self::read(id);
         let negate = op == CmpOp::Ne;
         let equality = match (op, literal) {
@@ -178,13 +235,13 @@ impl<'a> Conditions<'a> {
                         quote!(r.holds_value(&#entry, #index))
                     }
                     _ => {
-                        let s = lit_str(s);
+                        let s = self.text(s);
                         quote!(eq_str(#v, #s))
                     }
                 }
             }
             (CmpOp::Eq | CmpOp::Ne, Lit::Int(i)) => {
-                let i = Literal::i64_suffixed(*i);
+                let i = self.int(*i);
                 quote!(eq_int(#v, #i))
             }
             (CmpOp::Eq | CmpOp::Ne, Lit::Float(f)) => {
@@ -195,7 +252,7 @@ impl<'a> Conditions<'a> {
             (CmpOp::Eq | CmpOp::Ne, Lit::None) => quote!(#v.is_none()),
             (_, Lit::Int(i)) => {
                 let op = cmp_op(op);
-                let i = Literal::i64_suffixed(*i);
+                let i = self.int(*i);
                 return Some(quote!(ord_int(#op, #v, #i)?));
             }
             (_, Lit::Float(f)) => {
@@ -205,7 +262,7 @@ impl<'a> Conditions<'a> {
             }
             (_, Lit::Str(s)) => {
                 let op = cmp_op(op);
-                let s = lit_str(s);
+                let s = self.text(s);
                 return Some(quote!(ord_str(#op, #v, #s)?));
             }
             _ => return None,

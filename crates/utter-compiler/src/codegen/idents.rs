@@ -12,7 +12,8 @@
 //! | --- | --- |
 //! | memory entry constant | `E{entry}` |
 //! | static pieces of a variant's text | `T{response}_{variant}` |
-//! | selection `fn` of a response | `s{response}` |
+//! | selection `fn` of a shape of conditions | `s{shape}` |
+//! | a selection's text or int (local binding) | `x{n}`, `k{n}` |
 //! | writer `fn` of a shape of interpolated texts | `w{shape}` |
 //! | a writer's text (local binding) | `t{n}` |
 //! | `when:` trigger condition of a skill | `when{skill}_{trigger}` |
@@ -48,9 +49,19 @@ pub fn text_static(response: usize, variant: usize) -> Ident {
     format_ident!("T{}_{}", response, variant)
 }
 
-/// The selection `fn` of response `response`.
-pub fn select_fn(response: usize) -> Ident {
-    format_ident!("s{}", response)
+/// The selection `fn` of shape `shape` of selection chains.
+pub fn select_fn(shape: usize) -> Ident {
+    format_ident!("s{}", shape)
+}
+
+/// String literal `n` of a selection `fn`.
+pub fn selection_text(n: usize) -> Ident {
+    format_ident!("x{}", n)
+}
+
+/// Int literal `n` of a selection `fn`.
+pub fn selection_int(n: usize) -> Ident {
+    format_ident!("k{}", n)
 }
 
 /// The writer of the interpolated texts of shape `shape`.
@@ -113,6 +124,8 @@ mod tests {
             insert(select_fn(a).to_string());
             insert(writer_fn(a).to_string());
             insert(writer_text(a).to_string());
+            insert(selection_text(a).to_string());
+            insert(selection_int(a).to_string());
             for b in 0..24 {
                 insert(text_static(a, b).to_string());
                 insert(when_fn(a, b).to_string());

@@ -3,8 +3,9 @@
 //!
 //! The output is static data and `fn` items only, one module a concern:
 //! `memory` (the entry table, typed `Memory`, categorical enums, `View`),
-//! `conditions` (straight-line typed comparisons), `responses` (texts
-//! and one selection `fn` per response), `lookup` (the `Response` enum
+//! `conditions` (straight-line typed comparisons), `responses` (texts and
+//! the response table), `selections` and `writers` (one selection `fn` per
+//! shape of condition chain, one writer per shape of text), `lookup` (the `Response` enum
 //! and lookup by name) and `skills` (the `Skill` enum). Paths are absolute
 //! (`::utter::...`), iteration orders sorted, no `unsafe` is emitted, and
 //! neither are redundant parentheses.
@@ -16,6 +17,7 @@ pub(crate) mod lookup;
 pub(crate) mod memory;
 pub mod reload;
 pub(crate) mod responses;
+pub(crate) mod selections;
 pub(crate) mod skills;
 pub(crate) mod writers;
 
@@ -55,8 +57,8 @@ fn compiled_module(items: TokenStream) -> TokenStream {
         // Only what generated code does on purpose: conditions as written
         // (`!(a == b)`, `Ok(x?)`, `x and False or True`, `a > a`, a literal's
         // digits, the same test twice, a chained comparison as a block),
-        // one writer per shape of text, one selection `fn` per response
-        // however long. Clippy's other lints, pedantic ones included, apply.
+        // one writer per shape of text, one selection `fn` per shape of
+        // condition chain however long. Clippy's other lints, pedantic ones included, apply.
         #[allow(
             dead_code,
             unused_imports,

@@ -1,12 +1,14 @@
 //! Responses as straight-line code: per response its texts (static arrays of
-//! pieces) and a selection `fn` generic over the reader, an `if`/`else if`
-//! chain over its conditioned variants in YAML order (first true wins, an
-//! evaluation error skips the variant), ending in the default.
+//! pieces) and its selection, an `if`/`else if` chain over its conditioned
+//! variants in YAML order (first true wins, an evaluation error skips the
+//! variant) ending in the default, made a `fn` generic over the reader and
+//! shared by every response of its shape (see `selections`).
 
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
 use super::conditions::{Conditions, fallible, int_equality};
+use super::selections::Selections;
 use super::writers::Shapes;
 use super::{idents, lit_str};
 use crate::condition::Expr;
@@ -113,15 +115,23 @@ fn selection_branches(
     branches
 }
 
-/// Per response: its items (texts, selection fn) and its table entry;
-/// the writers of its interpolated variants are made in `shapes`.
+/// What each response is made of, made so far: the writers of its
+/// interpolated variants in `shapes`, its selection `fn` in `selections`.
+#[derive(Default)]
+struct Functions {
+    shapes: Shapes,
+    selections: Selections,
+}
+
+/// Per response: its items (texts), its `RESPONSES` entry and its
+/// selection (an expression over `r`).
 fn response_items(
     index: usize,
     response: &Response,
     conditions: &mut Conditions<'_>,
-    shapes: &mut Shapes,
+    functions: &mut Functions,
     entries: &[Entry<String, Vec<String>>],
-) -> (TokenStream, TokenStream) {
+) -> (TokenStream, TokenStream, TokenStream) {
     let name = lit_str(&response.name);
     let mut items = Vec::new();
     let mut variants = Vec::new();
@@ -137,7 +147,10 @@ fn response_items(
                 let t = lit_str(t);
                 (quote!(Some(#t)), quote!(None))
             }
-            None => (quote!(None), shapes.writer(&variant.pieces, entries)),
+            None => (
+                quote!(None),
+                functions.shapes.writer(&variant.pieces, entries),
+            ),
         };
         let capacity = Literal::usize_unsuffixed(utter::text_capacity(&variant.pieces));
         variants.push(quote!(Variant { pieces: &#text, literal: #literal, rephrase: #rephrase, capacity: #capacity, writer: #writer }));
@@ -145,7 +158,6 @@ fn response_items(
             conditioned.push((v, condition));
         }
     }
-    let branches = selection_branches(&conditioned, conditions);
     let default = match response.default {
         Some(v) => {
             let v = Literal::usize_unsuffixed(v);
@@ -153,18 +165,15 @@ fn response_items(
         }
         None => quote!(None),
     };
-    let body = if branches.is_empty() {
+    let select = if conditioned.is_empty() {
         default
     } else {
-        quote!(#(#branches else)* { #default })
+        let (body, bound) = conditions.selection(|conditions| {
+            let branches = selection_branches(&conditioned, conditions);
+            quote!(#(#branches else)* { #default })
+        });
+        functions.selections.call(&body, &bound)
     };
-    let select = idents::select_fn(index);
-    items.push(quote! {
-        #[inline]
-        fn #select<R: Reader>(r: &R) -> Option<usize> {
-            #body
-        }
-    });
     let constant = match constant_delivery(response) {
         Some((text, variant, rephrase)) => {
             let text = lit_str(text);
@@ -174,7 +183,7 @@ fn response_items(
         None => quote!(None),
     };
     let entry = quote!(Response { name: #name, variants: &[#(#variants),*], constant: #constant });
-    (quote!(#(#items)*), entry)
+    (quote!(#(#items)*), entry, select)
 }
 
 /// The entry points of a project with errors: every response falls back to
@@ -182,19 +191,27 @@ fn response_items(
 pub fn skeleton_responses(names: &[String]) -> TokenStream {
     let count = Literal::usize_unsuffixed(names.len());
     let names = names.iter().map(|n| lit_str(n));
-    let entry_points = entry_points(quote!(None), Shapes::default().into_items());
+    let select = quote! {
+        /// The variant of response number `response` to deliver.
+        #[inline]
+        pub fn select<R: Reader>(response: usize, r: &R) -> Option<usize> {
+            None
+        }
+    };
+    let entry_points = entry_points(select, Shapes::default().into_items());
     quote! {
         pub static RESPONSES: [Response; #count] = [#(Response { name: #names, variants: &[], constant: None }),*];
         #entry_points
     }
 }
 
-/// `deliver` and `rendered` over `select` (whose body is `select_body`),
-/// over any reader (texts rendered piece by piece) and over the typed view
-/// (through `writer`, defined with the writers in `shapes`).
-fn entry_points(select_body: TokenStream, shapes: TokenStream) -> TokenStream {
+/// `deliver` and `rendered` over `select` (the item `select`), over any
+/// reader (texts rendered piece by piece) and over the typed view (through
+/// `writer`, defined with the writers in `shapes`).
+fn entry_points(select: TokenStream, shapes: TokenStream) -> TokenStream {
     quote! {
         #shapes
+        #select
 
         /// [`deliver`] through the generated writers: what the typed view calls.
         #[inline]
@@ -206,12 +223,6 @@ fn entry_points(select_body: TokenStream, shapes: TokenStream) -> TokenStream {
         #[inline]
         pub fn rendered_view<R: Reader>(response: usize, r: &R) -> Rendered<'_, R> {
             render_selected(&RESPONSES[response], &ENTRIES, r, select(response, r), writer::<R>)
-        }
-
-        /// The variant of response number `response` to deliver.
-        #[inline]
-        pub fn select<R: Reader>(response: usize, r: &R) -> Option<usize> {
-            #select_body
         }
 
         /// Delivers response number `response` from `r`.
@@ -234,27 +245,18 @@ fn entry_points(select_body: TokenStream, shapes: TokenStream) -> TokenStream {
 pub fn compiled_responses(registry: &Registry, conditions: &mut Conditions<'_>) -> TokenStream {
     let mut items = Vec::new();
     let mut table = Vec::new();
-    let mut shapes = Shapes::default();
+    let mut selections = Vec::new();
+    let mut functions = Functions::default();
     for (i, response) in registry.responses.iter().enumerate() {
-        let (item, entry) = response_items(i, response, conditions, &mut shapes, &registry.entries);
+        let (item, entry, selection) =
+            response_items(i, response, conditions, &mut functions, &registry.entries);
         items.push(item);
         table.push(entry);
+        selections.push(selection);
     }
     let count = Literal::usize_unsuffixed(registry.responses.len());
-    let arms = (0..registry.responses.len()).map(|i| {
-        let select = idents::select_fn(i);
-        let i = Literal::usize_unsuffixed(i);
-        quote!(#i => #select(r))
-    });
-    let entry_points = entry_points(
-        quote! {
-            match response {
-                #(#arms,)*
-                _ => None,
-            }
-        },
-        shapes.into_items(),
-    );
+    let select = functions.selections.into_items(&selections);
+    let entry_points = entry_points(select, functions.shapes.into_items());
     quote! {
         pub static RESPONSES: [Response; #count] = [#(#table),*];
 
