@@ -67,6 +67,34 @@ pub mod MODULE_glue {
 }
 "#;
 
+/// Responses in the large agent: more than one part of `select` (1,024).
+const LARGE: usize = 1_100;
+
+/// An agent of [`LARGE`] responses of one shape, each with its own
+/// literals: `utter_r{i}` is "hit {i}" when `n == i`, "above {i}" when
+/// `n > i`, else "default {i}"; compiled straight-line as `large_agent`.
+fn large_agent(out: &Path, modules: &mut String) {
+    let dir = out.join("large_agent");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("OUT_DIR is writable");
+    let mut yaml = String::from("responses:\n");
+    for i in 0..LARGE {
+        let _ = write!(
+            yaml,
+            "  utter_r{i}:\n    - text: hit {i}\n      condition: session.project.n == {i}\n    \
+             - text: above {i}\n      condition: session.project.n > {i}\n    - text: default {i}\n"
+        );
+    }
+    std::fs::write(dir.join("responses.yml"), yaml).expect("OUT_DIR is writable");
+    std::fs::write(dir.join("memory.yml"), "n:\n  type: int\n").expect("OUT_DIR is writable");
+    let _ = writeln!(
+        modules,
+        "/// {LARGE} responses of one shape (see build.rs).\npub mod large_agent {{ ::utter::include_responses!({:?}, straight_line); }}\n\
+         /// Responses in [`large_agent`].\npub const LARGE: usize = {LARGE};",
+        dir.display().to_string()
+    );
+}
+
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");
     println!("cargo::rerun-if-env-changed=UTTER_AGENTS");
@@ -135,6 +163,7 @@ fn main() {
             );
         }
     }
+    large_agent(&out, &mut modules);
     let source = format!(
         "{modules}\n/// Every compiled module of an accepted agent.\npub static COMPILED: &[Compiled] = &[\n{table}];\n/// The agents `utter check` rejected, with their error codes.\npub static REJECTED: &[(u64, &[&str])] = &[\n{rejected}];\n/// How many agents were generated.\npub const AGENTS: u64 = {agents};\n"
     );

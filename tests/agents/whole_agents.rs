@@ -300,3 +300,30 @@ fn analysis_verdicts_hold_on_whole_agents() {
         "variant analysis: {witnesses} witnesses delivered (interpreter and 4 compiled forms), {unreachable} unreachable variants never delivered by {sampled} random states, {undecided} undecided"
     );
 }
+
+/// A straight-line agent of more responses than one part of `select`
+/// holds, all of one shape: every response, in every part, selects with
+/// its own literals, through the typed view and `Context`.
+#[test]
+fn every_response_of_a_large_agent_keeps_its_literals() {
+    use utter_agent_tests::{LARGE, large_agent};
+    for n in [0, 1, 1_023, 1_024, 1_025, 1_099, 2_000] {
+        let mut memory = large_agent::Memory::new();
+        memory.set("project", "n", n).expect("an int entry");
+        let view = memory.view(None);
+        let ctx = view.context();
+        for i in 0..LARGE {
+            let response = large_agent::Response::from_name(&format!("utter_r{i}"))
+                .expect("a response of the agent");
+            let want = match i64::try_from(i).expect("a small index") {
+                i if i == n => format!("hit {i}"),
+                i if n > i => format!("above {i}"),
+                i => format!("default {i}"),
+            };
+            assert_eq!(view.deliver(response).text, want, "n = {n}");
+            assert_eq!(large_agent::deliver(response, &ctx).text, want, "n = {n}");
+        }
+    }
+    // The agent's own responses and the bundled layer's: more than one part.
+    assert!(large_agent::Response::ALL.len() > 1_024);
+}

@@ -14,6 +14,7 @@
 //! | static pieces of a variant's text | `T{response}_{variant}` |
 //! | selection `fn` of a shape of conditions | `s{shape}` |
 //! | a selection's text or int (local binding) | `x{n}`, `k{n}` |
+//! | part `n` of `select` (a large agent's) | `part{n}` |
 //! | writer `fn` of a shape of interpolated texts | `w{shape}` |
 //! | a writer's text (local binding) | `t{n}` |
 //! | `when:` trigger condition of a skill | `when{skill}_{trigger}` |
@@ -52,6 +53,11 @@ pub fn text_static(response: usize, variant: usize) -> Ident {
 /// The selection `fn` of shape `shape` of selection chains.
 pub fn select_fn(shape: usize) -> Ident {
     format_ident!("s{}", shape)
+}
+
+/// Part `n` of `select`, when it is split.
+pub fn select_part(n: usize) -> Ident {
+    format_ident!("part{}", n)
 }
 
 /// String literal `n` of a selection `fn`.
@@ -126,6 +132,7 @@ mod tests {
             insert(writer_text(a).to_string());
             insert(selection_text(a).to_string());
             insert(selection_int(a).to_string());
+            insert(select_part(a).to_string());
             for b in 0..24 {
                 insert(text_static(a, b).to_string());
                 insert(when_fn(a, b).to_string());

@@ -59,21 +59,68 @@ impl Selections {
     /// One arm per response, not a table of shapes and literals with one
     /// arm per shape: that built a crate of 1,000 responses about 30%
     /// faster, but the literals no longer folded to constants and delivery
-    /// took 10% to 75% more instructions.
+    /// took 10% to 75% more instructions. Above [`SELECT_PART`] responses
+    /// the arms are split into parts, one `fn` each (see there).
     pub fn into_items(self, arms: &[TokenStream]) -> TokenStream {
         let functions = self.functions;
-        let numbers = (0..arms.len()).map(Literal::usize_unsuffixed);
+        let select = if arms.len() <= SELECT_PART {
+            arms_match(0, arms)
+        } else {
+            let parts = arms.chunks(SELECT_PART).enumerate().map(|(n, part)| {
+                let name = idents::select_part(n);
+                let body = arms_match(n * SELECT_PART, part);
+                quote! {
+                    #[inline]
+                    fn #name<R: Reader>(response: usize, r: &R) -> Option<usize> {
+                        #body
+                    }
+                }
+            });
+            let calls = (0..arms.len().div_ceil(SELECT_PART)).map(|n| {
+                let name = idents::select_part(n);
+                let n = Literal::usize_unsuffixed(n);
+                quote!(#n => #name(response, r),)
+            });
+            let size = Literal::usize_unsuffixed(SELECT_PART);
+            quote! {
+                #(#parts)*
+                match response / #size {
+                    #(#calls)*
+                    _ => None,
+                }
+            }
+        };
         quote! {
             #(#functions)*
 
             /// The variant of response number `response` to deliver.
             #[inline]
             pub fn select<R: Reader>(response: usize, r: &R) -> Option<usize> {
-                match response {
-                    #(#numbers => #arms,)*
-                    _ => None,
-                }
+                #select
             }
+        }
+    }
+}
+
+/// The most responses `select` leads to in one `match`. Each arm is its
+/// response's selection in line, and LLVM's time on one function grows
+/// faster than its size: 3,000 responses in one `match` took 40 s of
+/// release build where 1,000 took 6 s; in parts of 256, 12.7 s. A part is
+/// a `fn` of its own, which costs delivery: the shared selection `fn`s are
+/// then called rather than folded into each arm (about 58 more
+/// instructions per delivery measured at 1,000 responses in parts of 256).
+/// So parts start above [`super::COMPACT_ABOVE`] (1,000) responses, where
+/// only an agent forced to straight-line code goes.
+const SELECT_PART: usize = 1_024;
+
+/// A `match` on `response` over `arms`, the first of them for response
+/// number `first`.
+fn arms_match(first: usize, arms: &[TokenStream]) -> TokenStream {
+    let numbers = (first..first + arms.len()).map(Literal::usize_unsuffixed);
+    quote! {
+        match response {
+            #(#numbers => #arms,)*
+            _ => None,
         }
     }
 }
@@ -139,5 +186,25 @@ mod tests {
             items.contains("0 => s0 (r , & [\"x\"] , & [3i64]) , 1 => Some (1) ,"),
             "{items}"
         );
+    }
+
+    #[test]
+    fn a_large_select_is_split_into_parts() {
+        let small: Vec<TokenStream> = (0..SELECT_PART).map(|_| quote!(Some(0))).collect();
+        let items = Selections::default().into_items(&small).to_string();
+        assert!(!items.contains("part0"), "{items}");
+        let large: Vec<TokenStream> = (0..2_500).map(|_| quote!(Some(0))).collect();
+        let items = Selections::default().into_items(&large).to_string();
+        assert!(items.contains("match response / 1024"), "{items}");
+        for n in 0..3 {
+            assert!(
+                items.contains(&format!("{n} => part{n} (response , r)")),
+                "{items}"
+            );
+        }
+        assert!(!items.contains("part3"), "{items}");
+        // Each part keeps the responses' own numbers.
+        assert!(items.contains("1024 => Some (0)"), "{items}");
+        assert!(items.contains("2499 => Some (0)"), "{items}");
     }
 }
