@@ -307,8 +307,9 @@ fn generated_enums_share_one_surface() {
     assert_eq!(err.did_you_mean.as_deref(), Some("order"));
 }
 
-/// Responses whose conditions differ only in their literals share one
-/// selection `fn`; each still compares with its own literals.
+/// Responses whose conditions differ only in the entries they read and in
+/// their literals share one selection `fn`; each still reads its own
+/// entries and compares with its own literals.
 #[test]
 fn responses_of_one_shape_keep_their_own_literals() {
     let mut memory = Memory::new();

@@ -492,7 +492,7 @@ fn expand_shows_a_categorical_entry_as_an_enum() {
     );
     let select = code
         .lines()
-        .find(|l| l.contains("r.holds_value(&E"))
+        .find(|l| l.contains("r.holds_value(e0"))
         .expect("the categorical comparison is an enum comparison");
     assert!(select.contains(", 1) { Some(0) }"), "{select}");
     let _ = std::fs::remove_dir_all(dir);

@@ -68,11 +68,13 @@ pub enum Precedence {
     Unary,
 }
 
-/// The literals of a selection `fn` handed over as data: strings bound to
-/// `x{n}`, ints to `k{n}`, in order of appearance. Selections differing
-/// only in these share one `fn` (see `codegen::selections`).
+/// What a selection `fn` is handed over as data: the entries it reads
+/// (by id) bound to `e{n}`, its string literals to `x{n}`, its int literals
+/// to `k{n}`, each in order of appearance. Selections differing only in
+/// these share one `fn` (see `codegen::selections`).
 #[derive(Default)]
 pub struct Bound {
+    pub entries: Vec<usize>,
     pub texts: Vec<String>,
     pub ints: Vec<i64>,
 }
@@ -94,8 +96,9 @@ impl<'a> Conditions<'a> {
         }
     }
 
-    /// The body of a selection `fn` made by `build`, its string and int
-    /// literals (but the keys of an [`Self::int_switch`]) bound to data.
+    /// The body of a selection `fn` made by `build`, the entries it reads
+    /// and its string and int literals (but the keys of an
+    /// [`Self::int_switch`]) bound to data.
     pub fn selection(
         &mut self,
         build: impl FnOnce(&mut Self) -> TokenStream,
@@ -147,15 +150,32 @@ impl<'a> Conditions<'a> {
         quote!(Ok(#body))
     }
 
-    fn read(id: usize) -> TokenStream {
-        let entry = super::idents::entry_const(id);
-        quote!(r.value(&#entry))
+    /// Entry `id` as a `&Entry`: bound to data in a selection, else its
+    /// constant.
+    fn entry(&mut self, id: usize) -> TokenStream {
+        match &mut self.bound {
+            Some(bound) => {
+                let bound_as = super::idents::selection_entry(bound.entries.len());
+                bound.entries.push(id);
+                quote!(#bound_as)
+            }
+            None => {
+                let entry = super::idents::entry_const(id);
+                quote!(&#entry)
+            }
+        }
+    }
+
+    /// The value of entry `id`, read through the reader `r`.
+    fn read(&mut self, id: usize) -> TokenStream {
+        let entry = self.entry(id);
+        quote!(r.value(#entry))
     }
 
     /// A condition node as a `ValueRef` expression.
     fn value_expr(&mut self, expr: &Expr<usize>) -> TokenStream {
         match expr {
-            Expr::Ref(id) => Self::read(*id),
+            Expr::Ref(id) => self.read(*id),
             Expr::Lit(Lit::None) => quote!(V::None),
             Expr::Lit(Lit::Bool(b)) => quote!(V::Bool(#b)),
             Expr::Lit(Lit::Int(i)) => {
@@ -209,7 +229,7 @@ impl<'a> Conditions<'a> {
                 (quote!(#truthy), Precedence::Unary)
             }
             Expr::Ref(id) => {
-                let v = Self::read(*id);
+                let v = self.read(*id);
                 (quote!(#v.truthy()), Precedence::Unary)
             }
         };
@@ -223,23 +243,30 @@ impl<'a> Conditions<'a> {
     /// One comparison of an entry with a literal, specialised; `None` when
     /// the general rule applies.
     fn specialised(&mut self, op: CmpOp, id: usize, literal: &Lit) -> Option<TokenStream> {
-        let v = Self::read(id);
+        if !matches!(op, CmpOp::Eq | CmpOp::Ne) && matches!(literal, Lit::Bool(_) | Lit::None) {
+            return None;
+        }
         let negate = op == CmpOp::Ne;
-        let equality = match (op, literal) {
-            (CmpOp::Eq | CmpOp::Ne, Lit::Str(s)) => {
-                let (ty, values) = self.entries.types.get(id).copied()?;
-                match values.iter().position(|value| value == s) {
-                    Some(index) if ty == EntryType::Categorical => {
-                        let entry = super::idents::entry_const(id);
-                        let index = Literal::usize_unsuffixed(index);
-                        quote!(r.holds_value(&#entry, #index))
-                    }
-                    _ => {
-                        let s = self.text(s);
-                        quote!(eq_str(#v, #s))
-                    }
+        if let (CmpOp::Eq | CmpOp::Ne, Lit::Str(s)) = (op, literal) {
+            let (ty, values) = self.entries.types.get(id).copied()?;
+            let equality = match values.iter().position(|value| value == s) {
+                Some(index) if ty == EntryType::Categorical => {
+                    let entry = self.entry(id);
+                    let index = Literal::usize_unsuffixed(index);
+                    quote!(r.holds_value(#entry, #index))
                 }
-            }
+                _ => {
+                    let v = self.read(id);
+                    let s = self.text(s);
+                    quote!(eq_str(#v, #s))
+                }
+            };
+            return Some(if negate { quote!(!#equality) } else { equality });
+        }
+        // Every case below reads the entry (the cases without a
+        // specialised form returned above).
+        let v = self.read(id);
+        let equality = match (op, literal) {
             (CmpOp::Eq | CmpOp::Ne, Lit::Int(i)) => {
                 let i = self.int(*i);
                 quote!(eq_int(#v, #i))
@@ -265,7 +292,8 @@ impl<'a> Conditions<'a> {
                 let s = self.text(s);
                 return Some(quote!(ord_str(#op, #v, #s)?));
             }
-            _ => return None,
+            // Returned above, before the entry was read.
+            (_, Lit::Bool(_) | Lit::None) => return None,
         };
         Some(if negate { quote!(!#equality) } else { equality })
     }
@@ -276,8 +304,8 @@ impl<'a> Conditions<'a> {
     /// the compiler makes a jump table or range checks, where a chain of
     /// `==` read and tested it once per variant. An `Option<usize>`
     /// expression: the first variant whose literal matches, else `None`.
-    pub fn int_switch(&self, id: usize, arms: &[(i64, usize)]) -> TokenStream {
-        let v = Self::read(id);
+    pub fn int_switch(&mut self, id: usize, arms: &[(i64, usize)]) -> TokenStream {
+        let v = self.read(id);
         let mut seen = std::collections::HashSet::new();
         // A repeated literal can never be the first to match: no arm (an
         // unreachable pattern would warn in the user's crate).
@@ -418,7 +446,7 @@ mod tests {
         assert_eq!(int_equality(&expr("session.s.b != 3")), None);
         assert_eq!(int_equality(&expr("session.s.b == 3 == 3")), None);
         let types = [(EntryType::Int, &[][..]), (EntryType::Int, &[][..])];
-        let conditions = Conditions::new(EntryTypes { types: &types });
+        let mut conditions = Conditions::new(EntryTypes { types: &types });
         // The repeated 3 can never match first: no arm for it.
         assert_eq!(
             conditions

@@ -13,7 +13,7 @@
 //! | memory entry constant | `E{entry}` |
 //! | static pieces of a variant's text | `T{response}_{variant}` |
 //! | selection `fn` of a shape of conditions | `s{shape}` |
-//! | a selection's text or int (local binding) | `x{n}`, `k{n}` |
+//! | a selection's entry, text or int (local binding) | `e{n}`, `x{n}`, `k{n}` |
 //! | part `n` of `select` (a large agent's) | `part{n}` |
 //! | writer `fn` of a shape of interpolated texts | `w{shape}` |
 //! | a writer's text (local binding) | `t{n}` |
@@ -58,6 +58,11 @@ pub fn select_fn(shape: usize) -> Ident {
 /// Part `n` of `select`, when it is split.
 pub fn select_part(n: usize) -> Ident {
     format_ident!("part{}", n)
+}
+
+/// Entry `n` a selection `fn` reads.
+pub fn selection_entry(n: usize) -> Ident {
+    format_ident!("e{}", n)
 }
 
 /// String literal `n` of a selection `fn`.
@@ -130,6 +135,7 @@ mod tests {
             insert(select_fn(a).to_string());
             insert(writer_fn(a).to_string());
             insert(writer_text(a).to_string());
+            insert(selection_entry(a).to_string());
             insert(selection_text(a).to_string());
             insert(selection_int(a).to_string());
             insert(select_part(a).to_string());

@@ -1,7 +1,8 @@
 //! Selection `fn`s (straight-line code): one generic `fn` per *shape* of
-//! selection chain (the chain with its string and int literals taken out),
-//! shared by every response of that shape, each response's literals handed
-//! over as data. Responses whose conditions differ only in the values they
+//! selection chain (the chain with the entries it reads and its string and
+//! int literals taken out), shared by every response of that shape, each
+//! response's entries and literals handed over as data. Responses whose
+//! conditions differ only in which entries they read and which values they
 //! compare with are the common case (`slot == 'card'` across a project),
 //! and a `fn` per response was most of the build time of a large agent.
 
@@ -23,7 +24,7 @@ pub struct Selections {
 }
 
 impl Selections {
-    /// The call of a selection whose body is `body` and literals `bound`
+    /// The call of a selection whose body is `body` and data `bound`
     /// (over a reader `r`), making its shape's function if it is the first
     /// of it.
     pub fn call(&mut self, body: &TokenStream, bound: &Bound) -> TokenStream {
@@ -32,6 +33,11 @@ impl Selections {
         let select = idents::select_fn(number);
         if number == next {
             // The slices always have these lengths: both are made here.
+            let (entries, bind_entries) = bind(
+                quote!(entries),
+                bound.entries.len(),
+                idents::selection_entry,
+            );
             let (texts, bind_texts) =
                 bind(quote!(texts), bound.texts.len(), idents::selection_text);
             let (ints, bind_ints) = bind(quote!(ints), bound.ints.len(), idents::selection_int);
@@ -39,16 +45,23 @@ impl Selections {
             // the instructions (a call with its data instead of constants).
             self.functions.push(quote! {
                 #[inline]
-                fn #select<R: Reader>(r: &R, #texts: &'static [&'static str], #ints: &'static [i64]) -> Option<usize> {
+                fn #select<R: Reader>(
+                    r: &R,
+                    #entries: &'static [&'static Entry],
+                    #texts: &'static [&'static str],
+                    #ints: &'static [i64],
+                ) -> Option<usize> {
+                    #bind_entries
                     #bind_texts
                     #bind_ints
                     #body
                 }
             });
         }
+        let entries = bound.entries.iter().map(|&id| idents::entry_const(id));
         let texts = bound.texts.iter().map(|t| lit_str(t));
         let ints = bound.ints.iter().map(|i| Literal::i64_suffixed(*i));
-        quote!(#select(r, &[#(#texts),*], &[#(#ints),*]))
+        quote!(#select(r, &[#(&#entries),*], &[#(#texts),*], &[#(#ints),*]))
     }
 
     /// The selection functions, in order of first use, and `select`, which
@@ -148,12 +161,20 @@ mod tests {
     use crate::codegen::conditions::{Conditions, EntryTypes};
     use utter::EntryType;
 
-    /// The call of a selection over entries a and b whose body is the
-    /// condition `src` alone.
+    /// The call of a selection over entries a (any), b (int), c
+    /// (categorical: "x") and d (any) whose body is the condition `src`.
     fn call(selections: &mut Selections, src: &str) -> String {
         let parsed = crate::condition::parse(src).expect("a valid condition");
-        let expr = parsed.map_refs(&mut |r| usize::from(r.entry == "b"));
-        let types = [(EntryType::Any, &[][..]), (EntryType::Int, &[][..])];
+        let ids = ["a", "b", "c", "d"];
+        let expr =
+            parsed.map_refs(&mut |r| ids.iter().position(|i| *i == r.entry).expect("a to d"));
+        let values = vec!["x".to_owned()];
+        let types = [
+            (EntryType::Any, &[][..]),
+            (EntryType::Int, &[][..]),
+            (EntryType::Categorical, values.as_slice()),
+            (EntryType::Any, &[][..]),
+        ];
         let mut conditions = Conditions::new(EntryTypes { types: &types });
         let (body, bound) = conditions.selection(|c| {
             let test = c.condition(&expr);
@@ -163,27 +184,32 @@ mod tests {
     }
 
     #[test]
-    fn selections_differing_in_literals_share_a_fn() {
+    fn selections_differing_in_entries_and_literals_share_a_fn() {
         let mut selections = Selections::default();
         let first = call(&mut selections, "session.s.a == 'x' and session.s.b > 3");
-        let second = call(&mut selections, "session.s.a == 'y' and session.s.b > 4");
-        assert_eq!(first, "s0 (r , & [\"x\"] , & [3i64])");
-        assert_eq!(second, "s0 (r , & [\"y\"] , & [4i64])");
-        // Another operator, or another entry: another shape.
+        let second = call(&mut selections, "session.s.d == 'y' and session.s.b > 4");
+        assert_eq!(first, "s0 (r , & [& E0 , & E1] , & [\"x\"] , & [3i64])");
+        assert_eq!(second, "s0 (r , & [& E3 , & E1] , & [\"y\"] , & [4i64])");
+        // Another operator, or another kind of comparison (a categorical
+        // entry against one of its values): another shape.
         let other_op = call(&mut selections, "session.s.a == 'x' and session.s.b < 3");
         assert!(other_op.starts_with("s1 (r ,"), "{other_op}");
-        let other_entry = call(&mut selections, "session.s.b == 'x' and session.s.b > 3");
-        assert!(other_entry.starts_with("s2 (r ,"), "{other_entry}");
+        let categorical = call(&mut selections, "session.s.c == 'x' and session.s.b > 3");
+        assert!(categorical.starts_with("s2 (r ,"), "{categorical}");
         assert_eq!(selections.functions.len(), 3);
         let arms = [first.parse().expect("tokens"), quote!(Some(1))];
         let items = selections.into_items(&arms).to_string();
         assert!(
-            items.contains("let & [x0] = texts else { return None } ; let & [k0] = ints"),
+            items.contains(
+                "let & [e0 , e1] = entries else { return None } ; \
+                 let & [x0] = texts else { return None } ; let & [k0] = ints"
+            ),
             "{items}"
         );
         // `select` leads each response's number to its selection.
         assert!(
-            items.contains("0 => s0 (r , & [\"x\"] , & [3i64]) , 1 => Some (1) ,"),
+            items
+                .contains("0 => s0 (r , & [& E0 , & E1] , & [\"x\"] , & [3i64]) , 1 => Some (1) ,"),
             "{items}"
         );
     }
