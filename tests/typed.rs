@@ -311,7 +311,7 @@ fn generated_enums_share_one_surface() {
 /// their literals share one selection `fn`; each still reads its own
 /// entries and compares with its own literals.
 #[test]
-fn responses_of_one_shape_keep_their_own_literals() {
+fn responses_of_one_shape_keep_their_own_entries_and_literals() {
     let mut memory = Memory::new();
     memory.set("order", "type", "thin").unwrap();
     memory.set("order", "count", 1).unwrap();
@@ -326,10 +326,26 @@ fn responses_of_one_shape_keep_their_own_literals() {
         "Not thick, or none."
     );
     memory.set("order", "count", 2).unwrap();
+    memory.set("order", "anything", "thick").unwrap();
     let view = memory.view(Some(Skill::Order));
     assert_eq!(
         view.deliver(Response::UtterThinAndSeveral).text,
         "Thin, several."
+    );
+    // The same shape over `anything` instead of `type`.
+    assert_eq!(
+        view.deliver(Response::UtterAnythingThinAndSeveral).text,
+        "Anything else."
+    );
+    memory.set("order", "anything", "thin").unwrap();
+    let view = memory.view(Some(Skill::Order));
+    assert_eq!(
+        view.deliver(Response::UtterAnythingThinAndSeveral).text,
+        "Anything thin, several."
+    );
+    assert_eq!(
+        agent::deliver(Response::UtterAnythingThinAndSeveral, &view.context()).text,
+        "Anything thin, several."
     );
     memory.set("order", "type", "thick").unwrap();
     let view = memory.view(Some(Skill::Order));
