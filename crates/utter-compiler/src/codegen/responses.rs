@@ -147,10 +147,11 @@ fn response_items(
                 let t = lit_str(t);
                 (quote!(Some(#t)), quote!(None))
             }
-            None => (
-                quote!(None),
-                functions.shapes.writer(&variant.pieces, entries),
-            ),
+            None => {
+                let user = format!("`{}` variant {v}", doc_text(&response.name, 120));
+                let writer = functions.shapes.writer(&variant.pieces, entries, &user);
+                (quote!(None), writer)
+            }
         };
         let capacity = Literal::usize_unsuffixed(utter::text_capacity(&variant.pieces));
         variants.push(quote!(Variant { pieces: &#text, literal: #literal, rephrase: #rephrase, capacity: #capacity, writer: #writer }));
@@ -172,7 +173,8 @@ fn response_items(
             let branches = selection_branches(&conditioned, conditions);
             quote!(#(#branches else)* { #default })
         });
-        functions.selections.call(&body, &bound)
+        let user = format!("`{}`", doc_text(&response.name, 120));
+        functions.selections.call(&body, &bound, &user)
     };
     let constant = match constant_delivery(response) {
         Some((text, variant, rephrase)) => {

@@ -19,19 +19,22 @@ use super::{idents, lit_str};
 pub struct Selections {
     /// A shape's body (as text) -> its number.
     numbers: BTreeMap<String, usize>,
-    /// The selection function of each shape, by number.
-    functions: Vec<TokenStream>,
+    /// The selection function of each shape, by number, with the first
+    /// response that uses it and how many do.
+    functions: Vec<(TokenStream, String, usize)>,
 }
 
 impl Selections {
-    /// The call of a selection whose body is `body` and data `bound`
-    /// (over a reader `r`), making its shape's function if it is the first
-    /// of it.
-    pub fn call(&mut self, body: &TokenStream, bound: &Bound) -> TokenStream {
+    /// The call (over a reader `r`) of the selection of `response`
+    /// (described for a doc comment) whose body is `body` and data
+    /// `bound`, making its shape's function if it is the first of it.
+    pub fn call(&mut self, body: &TokenStream, bound: &Bound, response: &str) -> TokenStream {
         let next = self.numbers.len();
         let number = *self.numbers.entry(body.to_string()).or_insert(next);
         let select = idents::select_fn(number);
-        if number == next {
+        if let Some((_, _, users)) = self.functions.get_mut(number) {
+            *users += 1;
+        } else {
             // The slices always have these lengths: both are made here.
             let (entries, bind_entries) = bind(
                 quote!(entries),
@@ -43,7 +46,7 @@ impl Selections {
             let (ints, bind_ints) = bind(quote!(ints), bound.ints.len(), idents::selection_int);
             // In line: out of line, delivery over `Context` took up to 3x
             // the instructions (a call with its data instead of constants).
-            self.functions.push(quote! {
+            let function = quote! {
                 #[inline]
                 fn #select<R: Reader>(
                     r: &R,
@@ -56,7 +59,8 @@ impl Selections {
                     #bind_ints
                     #body
                 }
-            });
+            };
+            self.functions.push((function, response.to_owned(), 1));
         }
         let entries = bound.entries.iter().map(|&id| idents::entry_const(id));
         let texts = bound.texts.iter().map(|t| lit_str(t));
@@ -75,7 +79,10 @@ impl Selections {
     /// took 10% to 75% more instructions. Above [`SELECT_PART`] responses
     /// the arms are split into parts, one `fn` each (see there).
     pub fn into_items(self, arms: &[TokenStream]) -> TokenStream {
-        let functions = self.functions;
+        let functions = self.functions.into_iter().map(|(function, first, users)| {
+            let doc = users_doc("The selection", &first, users, "response");
+            quote!(#[doc = #doc] #function)
+        });
         let select = if arms.len() <= SELECT_PART {
             arms_match(0, arms)
         } else {
@@ -138,6 +145,16 @@ fn arms_match(first: usize, arms: &[TokenStream]) -> TokenStream {
     }
 }
 
+/// The doc line of a function shared by `users` users, the first `first`
+/// (described for a doc comment: names through `names::doc_text`).
+pub fn users_doc(what: &str, first: &str, users: usize, noun: &str) -> String {
+    match users {
+        1 => format!(" {what} of {first}."),
+        2 => format!(" {what} of {first} and one other {noun}."),
+        n => format!(" {what} of {first} and {} other {noun}s.", n - 1),
+    }
+}
+
 /// The parameter `name` of a selection `fn` (`_` when it has no literals
 /// of its kind) and the binding of its `len` literals, each named by `each`.
 fn bind(
@@ -180,7 +197,7 @@ mod tests {
             let test = c.condition(&expr);
             quote!(if #test { Some(0) } else { None })
         });
-        selections.call(&body, &bound).to_string()
+        selections.call(&body, &bound, "`utter_x`").to_string()
     }
 
     #[test]
@@ -199,6 +216,11 @@ mod tests {
         assert_eq!(selections.functions.len(), 3);
         let arms = [first.parse().expect("tokens"), quote!(Some(1))];
         let items = selections.into_items(&arms).to_string();
+        // Each documents who uses it.
+        assert!(
+            items.contains("\" The selection of `utter_x` and one other response.\""),
+            "{items}"
+        );
         assert!(
             items.contains(
                 "let & [e0 , e1] = entries else { return None } ; \

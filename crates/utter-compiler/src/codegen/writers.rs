@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
+use super::selections::users_doc;
 use super::{idents, lit_str};
 use utter::{Entry, Piece};
 
@@ -18,33 +19,39 @@ use utter::{Entry, Piece};
 pub struct Shapes {
     /// A shape's body (as text) -> its number.
     numbers: BTreeMap<String, usize>,
-    /// The writer function of each shape, by number.
-    functions: Vec<TokenStream>,
+    /// The writer function of each shape, by number, with the first
+    /// variant that uses it and how many do.
+    functions: Vec<(TokenStream, String, usize)>,
 }
 
 impl Shapes {
     /// The `writer` field of a text with placeholders, `Some((shape,
-    /// texts))`, making its shape's function if it is the first of it.
+    /// texts))`, making its shape's function if it is the first of it;
+    /// `user` describes the variant for a doc comment.
     pub fn writer(
         &mut self,
         pieces: &[Piece<String, Vec<usize>>],
         entries: &[Entry<String, Vec<String>>],
+        user: &str,
     ) -> TokenStream {
         let (body, texts) = shape_body(pieces, entries);
         let next = self.numbers.len();
         let number = *self.numbers.entry(body.to_string()).or_insert(next);
-        if number == next {
+        if let Some((_, _, users)) = self.functions.get_mut(number) {
+            *users += 1;
+        } else {
             let write = idents::writer_fn(number);
             let bound = (0..texts.len()).map(idents::writer_text);
             // Instantiated for the typed view only (the entry points over any
             // reader render piece by piece). The texts always have this
             // length: both are made here.
-            self.functions.push(quote! {
+            let function = quote! {
                 fn #write<R: Reader>(r: &R, out: &mut Out<'_>, texts: &'static [&'static str]) {
                     let &[#(#bound),*] = texts else { return };
                     #body
                 }
-            });
+            };
+            self.functions.push((function, user.to_owned(), 1));
         }
         let number = Literal::usize_unsuffixed(number);
         let texts = texts.iter().map(|t| lit_str(t));
@@ -54,14 +61,18 @@ impl Shapes {
     /// The writer functions, in order of first use, and `writer`, which
     /// maps a shape's number to its function.
     pub fn into_items(self) -> TokenStream {
-        let functions = self.functions;
-        let arms = (0..functions.len()).map(|number| {
+        let count = self.functions.len();
+        let functions = self.functions.into_iter().map(|(function, first, users)| {
+            let doc = users_doc("The writer", &first, users, "variant");
+            quote!(#[doc = #doc] #function)
+        });
+        let arms = (0..count).map(|number| {
             let write = idents::writer_fn(number);
             let number = Literal::usize_unsuffixed(number);
             quote!(#number => Some(#write::<R>),)
         });
         // No `match` without arms: lint-worthy in the user's crate.
-        let body = if functions.is_empty() {
+        let body = if count == 0 {
             quote!(let _ = shape; None)
         } else {
             quote!(match shape { #(#arms)* _ => None })
@@ -225,22 +236,37 @@ mod tests {
         let entries = entries();
         let mut shapes = Shapes::default();
         let long = "A text longer than sixteen bytes: ";
-        let first = shapes.writer(&text(long, 0, "."), &entries).to_string();
+        let first = shapes
+            .writer(&text(long, 0, "."), &entries, "`a`")
+            .to_string();
         let second = shapes
-            .writer(&text("Another long text, same shape: ", 0, "."), &entries)
+            .writer(
+                &text("Another long text, same shape: ", 0, "."),
+                &entries,
+                "`d`",
+            )
             .to_string();
         assert_eq!(shapes.functions.len(), 1);
         assert!(first.starts_with("Some ((0 ,"), "{first}");
         assert!(second.starts_with("Some ((0 ,"), "{second}");
         assert!(second.contains("Another long text"), "{second}");
         // Another entry, or another short literal: another shape.
-        let other_entry = shapes.writer(&text(long, 1, "."), &entries).to_string();
+        let other_entry = shapes
+            .writer(&text(long, 1, "."), &entries, "`b`")
+            .to_string();
         assert!(other_entry.starts_with("Some ((1 ,"), "{other_entry}");
-        let other_short = shapes.writer(&text(long, 0, "!"), &entries).to_string();
+        let other_short = shapes
+            .writer(&text(long, 0, "!"), &entries, "`c`")
+            .to_string();
         assert!(other_short.starts_with("Some ((2 ,"), "{other_short}");
         assert_eq!(shapes.functions.len(), 3);
-        // The writer maps every shape's number to its function.
+        // The writer maps every shape's number to its function; each
+        // documents who uses it.
         let items = shapes.into_items().to_string();
+        assert!(
+            items.contains("\" The writer of `a` and one other variant.\""),
+            "{items}"
+        );
         for n in 0..3 {
             assert!(
                 items.contains(&format!("{n} => Some (w{n} :: < R >)")),
