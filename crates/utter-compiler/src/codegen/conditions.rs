@@ -9,7 +9,7 @@ use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use utter::{CmpOp, EntryType};
 
-use super::{float, lit_str};
+use super::{float, idents, lit_str};
 use crate::condition::{Expr, Literal as Lit};
 
 /// What the condition generator knows of each entry (by id).
@@ -79,6 +79,14 @@ pub struct Bound {
     pub ints: Vec<i64>,
 }
 
+/// Appends `value` to the data of its kind, `list`, and returns its
+/// binding, `name` of its position.
+fn bind_next<T>(list: &mut Vec<T>, value: T, name: fn(usize) -> proc_macro2::Ident) -> TokenStream {
+    let bound_as = name(list.len());
+    list.push(value);
+    quote!(#bound_as)
+}
+
 pub struct Conditions<'a> {
     pub entries: EntryTypes<'a>,
     /// Labels of chained comparisons, unique within one function.
@@ -112,11 +120,7 @@ impl<'a> Conditions<'a> {
     /// A string literal: bound to data in a selection, else as it is.
     fn text(&mut self, s: &str) -> TokenStream {
         match &mut self.bound {
-            Some(bound) => {
-                let bound_as = super::idents::selection_text(bound.texts.len());
-                bound.texts.push(s.to_owned());
-                quote!(#bound_as)
-            }
+            Some(bound) => bind_next(&mut bound.texts, s.to_owned(), idents::selection_text),
             None => {
                 let s = lit_str(s);
                 quote!(#s)
@@ -127,11 +131,7 @@ impl<'a> Conditions<'a> {
     /// An int literal: bound to data in a selection, else as it is.
     fn int(&mut self, i: i64) -> TokenStream {
         match &mut self.bound {
-            Some(bound) => {
-                let bound_as = super::idents::selection_int(bound.ints.len());
-                bound.ints.push(i);
-                quote!(#bound_as)
-            }
+            Some(bound) => bind_next(&mut bound.ints, i, idents::selection_int),
             None => {
                 let i = Literal::i64_suffixed(i);
                 quote!(#i)
@@ -154,13 +154,9 @@ impl<'a> Conditions<'a> {
     /// constant.
     fn entry(&mut self, id: usize) -> TokenStream {
         match &mut self.bound {
-            Some(bound) => {
-                let bound_as = super::idents::selection_entry(bound.entries.len());
-                bound.entries.push(id);
-                quote!(#bound_as)
-            }
+            Some(bound) => bind_next(&mut bound.entries, id, idents::selection_entry),
             None => {
-                let entry = super::idents::entry_const(id);
+                let entry = idents::entry_const(id);
                 quote!(&#entry)
             }
         }
@@ -349,7 +345,7 @@ impl<'a> Conditions<'a> {
         // Python chaining, flat: each operand evaluated once, left to right,
         // stopping at the first false comparison. Each chain gets its own
         // label: chains nest inside operands.
-        let label = super::idents::chain_label(self.labels);
+        let label = idents::chain_label(self.labels);
         self.labels += 1;
         let first = self.value_expr(first);
         let last = rest.len() - 1;

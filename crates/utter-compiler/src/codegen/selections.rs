@@ -155,8 +155,9 @@ pub fn users_doc(what: &str, first: &str, users: usize, noun: &str) -> String {
     }
 }
 
-/// The parameter `name` of a selection `fn` (`_` when it has no literals
-/// of its kind) and the binding of its `len` literals, each named by `each`.
+/// The parameter `name` of a selection `fn` (`_` when it is handed no
+/// data of its kind) and the binding of its `len` items, each named by
+/// `each`.
 fn bind(
     name: TokenStream,
     len: usize,
