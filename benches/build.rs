@@ -67,6 +67,20 @@ const BENCH_MEMORY: &str =
 /// declared categorical against an int would be a finding).
 const TYPED_MEMORY: &str = "schema:\n  public:\n    reason: {type: categorical, enum_values: [lost, stolen, damaged]}\n    card: {type: text}\n    count: {type: int}\n    note: {type: any}\n  private:\n    fee: {type: float}\n";
 
+/// Agents of (responses, distinct shapes of selection) whose straight-line
+/// build cost `build_cost.py --shapes` measures (what
+/// `STRAIGHT_LINE_BUDGET` was set from).
+const SHAPED: [(usize, usize); 8] = [
+    (1_000, 1),
+    (1_000, 100),
+    (1_000, 200),
+    (1_000, 300),
+    (1_000, 1_000),
+    (1_500, 1),
+    (1_600, 1),
+    (2_000, 1),
+];
+
 fn write_agent(dir: &Path, files: &[(String, String)]) {
     for (path, text) in files {
         let path = dir.join(path);
@@ -142,4 +156,10 @@ fn main() {
         &out.join("agents").join("n3000"),
         &utter_synth::scaled_project(3_000, 3),
     );
+    for (responses, shapes) in SHAPED {
+        write_agent(
+            &out.join("agents").join(format!("shaped-n{responses}-s{shapes}")),
+            &utter_synth::shaped_project(responses, shapes),
+        );
+    }
 }

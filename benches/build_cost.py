@@ -2,6 +2,7 @@
 """Build cost of a crate using include_responses!, per form of generated code.
 
     python3 benches/build_cost.py [N ...]      # default: 1000 3000 10000
+    python3 benches/build_cost.py --shapes     # by distinct shapes: BUILD-COST-SHAPES.md
 
 For each N (a scaled agent: 3 variants, 2 conditions each) and each form
 (`straight_line`, `compact`), a crate of its own under target/buildcost with
@@ -111,7 +112,43 @@ def table(sizes):
     return lines
 
 
+def shapes_table():
+    """Release build of straight-line code for agents of N responses and S
+    distinct shapes of selection (`shaped-n{N}-s{S}`, written by build.rs),
+    and the form `Strategy::Auto` picks for each (`utter expand`)."""
+    subprocess.run(["cargo", "build", "-q", "--release", "--lib"], cwd=HERE, check=True)
+    subprocess.run(["cargo", "build", "-q", "--release", "-p", "utter-cli"], cwd=HERE.parent,
+                   check=True)
+    utter = HERE.parent / "target" / "release" / "utter"
+    work = HERE / "target" / "buildcost"
+    work.mkdir(parents=True, exist_ok=True)
+    env = dict(os.environ, CARGO_TARGET_DIR=str(work / "target"))
+    warm = make_crate(work, "cost-warm", agents_dir() / "n10", "compact")
+    cargo(["build", "-q", "--release"], warm, env)
+    lines = ["| responses | shapes of selection | straight-line release build | peak memory | `Auto` picks |",
+             "| - | - | - | - | - |"]
+    agents = sorted(agents_dir().glob("shaped-n*-s*"),
+                    key=lambda p: tuple(int(x[1:]) for x in p.name.split("-")[1:]))
+    for agent in agents:
+        n, s = (int(x[1:]) for x in agent.name.split("-")[1:])
+        crate = make_crate(work, f"cost-{agent.name}", agent, "straight_line")
+        cargo(["clean", "-q", "-p", crate.name, "--release"], crate, env)
+        seconds, peak = timed(["build", "-q", "--release"], crate, env)
+        expanded = subprocess.run([str(utter), "expand", str(agent)], capture_output=True,
+                                  text=True, check=True).stdout
+        picks = "compact" if "static PROGRAM" in expanded else "straight-line"
+        line = f"| {n:,} | {s:,} | {seconds:.1f} s | {peak / 1048576:,.0f} MiB | {picks} |"
+        print(line, flush=True)
+        lines.append(line)
+    return lines
+
+
 def main():
+    if sys.argv[1:] == ["--shapes"]:
+        text = "\n".join(shapes_table()) + "\n"
+        (HERE / "BUILD-COST-SHAPES.md").write_text(text)
+        print(text)
+        return
     sizes = [int(a) for a in sys.argv[1:]] or [1000, 3000, 10000]
     text = "\n".join(table(sizes)) + "\n"
     (HERE / "BUILD-COST.md").write_text(text)

@@ -162,32 +162,60 @@ fn generated_skills_expose_their_typed_responses() {
 
 #[test]
 fn large_agents_compile_compact_unless_told_otherwise() {
-    let generated = |responses: usize, strategy: codegen::Strategy| {
+    let generated = |files: Vec<(String, String)>, strategy: codegen::Strategy| {
         let files = ProjectFiles::from_files(
-            utter_synth::scaled_project(responses, 2)
+            files
                 .into_iter()
                 .map(|(path, text)| (path, text.into_bytes())),
         );
-        let registry = lower(&check(&files)).expect("a valid scaled project");
+        let registry = lower(&check(&files)).expect("a valid synthetic project");
         codegen::generate_with(&registry, strategy).to_string()
     };
     let is_compact = |code: &str| code.contains("static PROGRAM");
-    let threshold = codegen::COMPACT_ABOVE;
-    // The count includes the bundled system responses and default skills.
+    let auto = codegen::Strategy::Auto;
+    let budget = codegen::STRAIGHT_LINE_BUDGET;
+    // Responses of one shape: the budget counts responses (the bundled
+    // system responses and default skills too, and their few shapes).
+    let scaled = |responses| utter_synth::scaled_project(responses, 2);
+    assert!(!is_compact(&generated(scaled(budget - 150), auto)));
+    assert!(is_compact(&generated(scaled(budget + 1), auto)));
+    // Each distinct shape costs `SHAPE_COST` responses: as many responses
+    // as the budget has shapes are compact when each has its own shape,
+    // straight-line when they share 10.
+    let shapes = (budget / codegen::SHAPE_COST).min(1_000);
+    assert!(is_compact(&generated(
+        utter_synth::shaped_project(shapes, shapes),
+        auto
+    )));
     assert!(!is_compact(&generated(
-        threshold - 50,
-        codegen::Strategy::Auto
+        utter_synth::shaped_project(shapes, 10),
+        auto
+    )));
+    assert!(!is_compact(&generated(
+        utter_synth::shaped_project(shapes, shapes),
+        codegen::Strategy::StraightLine
     )));
     assert!(is_compact(&generated(
-        threshold + 1,
-        codegen::Strategy::Auto
+        scaled(3),
+        codegen::Strategy::Compact
     )));
-    assert!(is_compact(&generated(3, codegen::Strategy::Compact)));
     assert!(!is_compact(&generated(
-        threshold + 1,
+        scaled(budget + 1),
         codegen::Strategy::StraightLine
     )));
     // The compact form has no selection function per response.
-    assert!(!generated(3, codegen::Strategy::Compact).contains("fn s0"));
-    assert!(generated(3, codegen::Strategy::StraightLine).contains("fn s0"));
+    assert!(!generated(scaled(3), codegen::Strategy::Compact).contains("fn s0"));
+    assert!(generated(scaled(3), codegen::Strategy::StraightLine).contains("fn s0"));
+}
+
+#[test]
+fn the_budget_counts_responses_and_shapes() {
+    use codegen::{SHAPE_COST, STRAIGHT_LINE_BUDGET, Strategy};
+    let auto = Strategy::Auto;
+    assert!(!auto.is_compact(STRAIGHT_LINE_BUDGET - 2 * SHAPE_COST, 2));
+    assert!(auto.is_compact(STRAIGHT_LINE_BUDGET - 2 * SHAPE_COST, 3));
+    assert!(auto.is_compact(STRAIGHT_LINE_BUDGET + 1, 0));
+    assert!(auto.is_compact(usize::MAX, usize::MAX));
+    assert!(!Strategy::StraightLine.is_compact(usize::MAX, usize::MAX));
+    assert!(Strategy::Compact.is_compact(0, 0));
 }

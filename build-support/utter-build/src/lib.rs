@@ -36,7 +36,7 @@ use utter_compiler::diagnostics::escape::escape;
 use utter_compiler::{Checked, ProjectFiles, check, codegen, lower};
 
 pub use utter_compiler::bundled::Dialect;
-pub use utter_compiler::codegen::{COMPACT_ABOVE, Strategy};
+pub use utter_compiler::codegen::{SHAPE_COST, STRAIGHT_LINE_BUDGET, Strategy};
 
 /// Compiles the agent folder `dir` (relative to `CARGO_MANIFEST_DIR`) into
 /// `$OUT_DIR/responses.rs`, reporting every finding to cargo. An invalid
@@ -108,8 +108,9 @@ impl Builder {
     }
 
     /// How responses are compiled: straight-line code (fastest delivery),
-    /// compact data (fastest build for large agents), or by size (the
-    /// default: compact above [`COMPACT_ABOVE`] responses).
+    /// compact data (fastest build for large agents), or by build cost (the
+    /// default: compact when responses plus [`SHAPE_COST`] per distinct
+    /// shape exceed [`STRAIGHT_LINE_BUDGET`]).
     pub fn strategy(mut self, strategy: Strategy) -> Self {
         self.strategy = strategy;
         self

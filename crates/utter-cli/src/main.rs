@@ -173,8 +173,9 @@ enum Command {
         /// The agent folder.
         #[arg(default_value = ".")]
         agent_dir: PathBuf,
-        /// How responses are compiled: by size (compact above 1,000
-        /// responses), straight-line code, or compact data.
+        /// How responses are compiled: by build cost (compact when the
+        /// responses plus 5 per distinct shape of conditions or text exceed
+        /// 1,600), straight-line code, or compact data.
         #[arg(long, value_enum, default_value_t = StrategyArg::Auto)]
         strategy: StrategyArg,
     },

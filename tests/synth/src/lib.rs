@@ -384,6 +384,47 @@ pub fn scaled_project(responses: usize, variants: usize) -> Vec<(String, String)
     ]
 }
 
+/// A project of `responses` responses of `shapes` different shapes of
+/// selection (response `r` has shape `r % shapes`, at most 1,728): three
+/// conditioned variants and a default each, the conditions differing in
+/// their operators and in comparing an int or a string, which no two shapes
+/// share. What straight-line code's build cost follows besides the
+/// responses (see `codegen::STRAIGHT_LINE_BUDGET`).
+pub fn shaped_project(responses: usize, shapes: usize) -> Vec<(String, String)> {
+    const OPERATORS: [&str; 6] = ["==", "!=", "<", "<=", ">", ">="];
+    let memory = "schema:\n  public:\n    reason: {}\n    count: {}\n    name: {}\n  private:\n    fee: {}\n";
+    let mut yaml = String::with_capacity(responses * 400);
+    yaml.push_str("responses:\n");
+    for r in 0..responses {
+        let shape = r % shapes.clamp(1, 12 * 12 * 12);
+        let _ = writeln!(yaml, "  utter_scaled_{r}:");
+        let mut digits = shape;
+        for v in 0..3 {
+            // One base-12 digit per variant: an operator, then int or string.
+            let (operator, string) = (OPERATORS[digits % 6], digits % 12 >= 6);
+            digits /= 12;
+            let condition = if string {
+                format!("session.bench.reason {operator} 'r{r}'")
+            } else {
+                format!("session.bench.count {operator} {v}")
+            };
+            let _ = writeln!(
+                yaml,
+                "    - text: \"Response {r} variant {v}: {{session.bench.reason}} x{{count}}\"\n      condition: \"{condition}\""
+            );
+        }
+        let _ = writeln!(
+            yaml,
+            "    - text: \"Response {r}, default, for {{session.bench.name}}.\""
+        );
+    }
+    vec![
+        ("skills/bench/memory.yml".to_owned(), memory.to_owned()),
+        ("skills/bench/skill.md".to_owned(), SKILL_MD.to_owned()),
+        ("skills/bench/responses.yml".to_owned(), yaml),
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

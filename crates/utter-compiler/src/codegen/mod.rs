@@ -102,26 +102,51 @@ fn compiled_module(items: TokenStream) -> TokenStream {
 /// How responses are compiled.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Strategy {
-    /// Straight-line code up to [`COMPACT_ABOVE`] responses, compact beyond.
+    /// Straight-line code while its build cost stays within
+    /// [`STRAIGHT_LINE_BUDGET`], compact beyond.
     #[default]
     Auto,
-    /// A selection function per response, texts as static pieces: the
-    /// fastest delivery, the longest build for large agents.
+    /// A selection function per shape of conditions, texts as static
+    /// pieces: the fastest delivery, the longest build for large agents.
     StraightLine,
     /// Responses, conditions and texts as data walked by the runtime's
     /// evaluator (the interpreter's): builds in a fraction of the time.
     Compact,
 }
 
-/// Above this many responses, [`Strategy::Auto`] generates the compact form
-/// (chosen by measurement: see the build-cost table in benches/README.md).
-pub const COMPACT_ABOVE: usize = 1_000;
+/// The build cost [`Strategy::Auto`] allows straight-line code, counted in
+/// responses: each response costs one and each distinct shape of selection
+/// or of text [`SHAPE_COST`], because a release build's time follows both.
+/// Measured on this project's 2-core machine (benches/BUILD-COST-SHAPES.md):
+/// about 4 ms per response and 20 ms per shape, so the budget keeps a
+/// release build near 7 s: 1,500 responses of a few shapes, or 1,000 of up
+/// to about 110 shapes, are straight-line; 1,000 responses of 200 shapes
+/// (8 to 10 s) or of 1,000 (23 to 33 s) compact.
+pub const STRAIGHT_LINE_BUDGET: usize = 1_600;
+
+/// What one distinct shape of selection or of text costs to build, in
+/// responses (see [`STRAIGHT_LINE_BUDGET`]).
+pub const SHAPE_COST: usize = 5;
 
 impl Strategy {
-    /// Whether an agent of `responses` responses is compiled compact.
-    pub fn is_compact(self, responses: usize) -> bool {
+    /// Whether an agent of `responses` responses is compiled compact
+    /// before its shapes are counted: beyond the budget in any case.
+    fn is_compact_by_size(self, responses: usize) -> bool {
         match self {
-            Strategy::Auto => responses > COMPACT_ABOVE,
+            Strategy::Auto => responses > STRAIGHT_LINE_BUDGET,
+            Strategy::StraightLine => false,
+            Strategy::Compact => true,
+        }
+    }
+
+    /// Whether an agent of `responses` responses whose straight-line code
+    /// has `shapes` distinct shapes of selection and of text is compiled
+    /// compact.
+    pub fn is_compact(self, responses: usize, shapes: usize) -> bool {
+        match self {
+            Strategy::Auto => {
+                responses.saturating_add(shapes.saturating_mul(SHAPE_COST)) > STRAIGHT_LINE_BUDGET
+            }
             Strategy::StraightLine => false,
             Strategy::Compact => true,
         }
@@ -165,10 +190,18 @@ pub fn generate_from(registry: &Registry, strategy: Strategy, origin: &Origin) -
     let (common, tables) = lookup::common_items(&names, &docs, &bundled, &registry.skills);
     let entries = memory::entry_table(&registry.declarations);
     let typed = memory::typed_memory(&registry.declarations);
-    let compiled = if strategy.is_compact(registry.responses.len()) {
+    let responses = registry.responses.len();
+    // Straight-line code is made before it is known to fit: its shapes are
+    // counted as it is made (a few milliseconds per 1,000 responses).
+    let compiled = if strategy.is_compact_by_size(responses) {
         compact::compact_responses(registry)
     } else {
-        responses::compiled_responses(registry, &mut conditions)
+        match responses::compiled_responses(registry, &mut conditions) {
+            (_, shapes) if strategy.is_compact(responses, shapes) => {
+                compact::compact_responses(registry)
+            }
+            (code, _) => code,
+        }
     };
     let mut when_conditions = Vec::new();
     let skills = skills::skill_items(

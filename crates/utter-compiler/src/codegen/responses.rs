@@ -243,8 +243,13 @@ fn entry_points(select: TokenStream, shapes: TokenStream) -> TokenStream {
 
 /// The compiled responses: items of the private module (texts, selection
 /// fns, the response table) and the generic entry points `select`,
-/// `deliver` and `rendered` over any reader.
-pub fn compiled_responses(registry: &Registry, conditions: &mut Conditions<'_>) -> TokenStream {
+/// `deliver` and `rendered` over any reader; with the number of distinct
+/// shapes of selection and of text among them (what, besides the number of
+/// responses, their build cost follows).
+pub fn compiled_responses(
+    registry: &Registry,
+    conditions: &mut Conditions<'_>,
+) -> (TokenStream, usize) {
     let mut items = Vec::new();
     let mut table = Vec::new();
     let mut selections = Vec::new();
@@ -257,13 +262,15 @@ pub fn compiled_responses(registry: &Registry, conditions: &mut Conditions<'_>) 
         selections.push(selection);
     }
     let count = Literal::usize_unsuffixed(registry.responses.len());
+    let shapes = functions.selections.len() + functions.shapes.len();
     let select = functions.selections.into_items(&selections);
     let entry_points = entry_points(select, functions.shapes.into_items());
-    quote! {
+    let code = quote! {
         pub static RESPONSES: [Response; #count] = [#(#table),*];
 
         #(#items)*
 
         #entry_points
-    }
+    };
+    (code, shapes)
 }

@@ -25,6 +25,11 @@ pub struct Selections {
 }
 
 impl Selections {
+    /// How many shapes (selection `fn`s) there are so far.
+    pub fn len(&self) -> usize {
+        self.functions.len()
+    }
+
     /// The call (over a reader `r`) of the selection of `response`
     /// (described for a doc comment) whose body is `body` and data
     /// `bound`, making its shape's function if it is the first of it.
@@ -129,8 +134,10 @@ impl Selections {
 /// a `fn` of its own, which costs delivery: the shared selection `fn`s are
 /// then called rather than folded into each arm (about 58 more
 /// instructions per delivery measured at 1,000 responses in parts of 256).
-/// So parts start above [`super::COMPACT_ABOVE`] (1,000) responses, where
-/// only an agent forced to straight-line code goes.
+/// So parts start above 1,024 responses: agents of 1,025 to
+/// [`super::STRAIGHT_LINE_BUDGET`] responses of few shapes pay that call
+/// (still a fraction of what the compact form costs), larger ones are
+/// compact unless forced to straight-line code.
 const SELECT_PART: usize = 1_024;
 
 /// A `match` on `response` over `arms`, the first of them for response

@@ -25,6 +25,11 @@ pub struct Shapes {
 }
 
 impl Shapes {
+    /// How many shapes of text (writer `fn`s) there are so far.
+    pub fn len(&self) -> usize {
+        self.functions.len()
+    }
+
     /// The `writer` field of a text with placeholders, `Some((shape,
     /// texts))`, making its shape's function if it is the first of it;
     /// `user` describes the variant for a doc comment.
