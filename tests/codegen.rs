@@ -203,6 +203,24 @@ fn large_agents_compile_compact_unless_told_otherwise() {
         scaled(budget + 1),
         codegen::Strategy::StraightLine
     )));
+    // The private module says which form was picked and why.
+    let said = |code: &str, text: &str| code.contains(text);
+    let few = generated(utter_synth::shaped_project(shapes, 10), auto);
+    assert!(said(
+        &few,
+        "Responses compiled as straight-line code: build cost"
+    ));
+    let many = generated(utter_synth::shaped_project(shapes, shapes), auto);
+    assert!(said(&many, "Responses compiled as the compact form"));
+    assert!(said(&many, &format!("of a budget of {budget}")));
+    assert!(said(
+        &generated(scaled(budget + 1), auto),
+        "responses exceed the straight-line budget"
+    ));
+    assert!(said(
+        &generated(scaled(3), codegen::Strategy::Compact),
+        "as asked."
+    ));
     // The compact form has no selection function per response.
     assert!(!generated(scaled(3), codegen::Strategy::Compact).contains("fn s0"));
     assert!(generated(scaled(3), codegen::Strategy::StraightLine).contains("fn s0"));

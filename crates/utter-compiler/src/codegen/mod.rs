@@ -5,7 +5,8 @@
 //! `memory` (the entry table, typed `Memory`, categorical enums, `View`),
 //! `conditions` (straight-line typed comparisons), `responses` (texts and
 //! the response table), `selections` and `writers` (one selection `fn` per
-//! shape of condition chain, one writer per shape of text), `lookup` (the `Response` enum
+//! shape of condition chain, one writer per shape of text), `strategy` (which form, by build
+//! cost), `lookup` (the `Response` enum
 //! and lookup by name) and `skills` (the `Skill` enum). Paths are absolute
 //! (`::utter::...`), iteration orders sorted, no `unsafe` is emitted, and
 //! neither are redundant parentheses.
@@ -19,6 +20,7 @@ pub mod reload;
 pub(crate) mod responses;
 pub(crate) mod selections;
 pub(crate) mod skills;
+mod strategy;
 pub(crate) mod writers;
 
 use std::path::Path;
@@ -32,6 +34,8 @@ use crate::validate::Checked;
 use conditions::{Conditions, EntryTypes};
 pub use lookup::MATCH_LOOKUP_MAX;
 pub use reload::{Origin, OriginFolder};
+use strategy::form_doc;
+pub use strategy::{SHAPE_COST, STRAIGHT_LINE_BUDGET, Strategy};
 
 fn lit_str(s: &str) -> Literal {
     Literal::string(s)
@@ -50,9 +54,11 @@ fn float(f: f64) -> TokenStream {
     }
 }
 
-/// The imports of the private module every expansion has.
-fn compiled_module(items: TokenStream) -> TokenStream {
+/// The private module every expansion has, with its imports; `form` says
+/// how its responses were compiled and why (its doc, read in `utter expand`).
+fn compiled_module(form: &str, items: TokenStream) -> TokenStream {
     quote! {
+        #[doc = #form]
         #[doc(hidden)]
         // Only what generated code does on purpose: conditions as written
         // (`!(a == b)`, `Ok(x?)`, `x and False or True`, `a > a`, a literal's
@@ -99,60 +105,6 @@ fn compiled_module(items: TokenStream) -> TokenStream {
     }
 }
 
-/// How responses are compiled.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Strategy {
-    /// Straight-line code while its build cost stays within
-    /// [`STRAIGHT_LINE_BUDGET`], compact beyond.
-    #[default]
-    Auto,
-    /// A selection function per shape of conditions, texts as static
-    /// pieces: the fastest delivery, the longest build for large agents.
-    StraightLine,
-    /// Responses, conditions and texts as data walked by the runtime's
-    /// evaluator (the interpreter's): builds in a fraction of the time.
-    Compact,
-}
-
-/// The build cost [`Strategy::Auto`] allows straight-line code, counted in
-/// responses: each response costs one and each distinct shape of selection
-/// or of text [`SHAPE_COST`], because a release build's time follows both.
-/// Measured on this project's 2-core machine (benches/BUILD-COST-SHAPES.md):
-/// about 4 ms per response and 20 ms per shape, so the budget keeps a
-/// release build near 7 s: 1,500 responses of a few shapes, or 1,000 of up
-/// to about 110 shapes, are straight-line; 1,000 responses of 200 shapes
-/// (8 to 10 s) or of 1,000 (23 to 33 s) compact.
-pub const STRAIGHT_LINE_BUDGET: usize = 1_600;
-
-/// What one distinct shape of selection or of text costs to build, in
-/// responses (see [`STRAIGHT_LINE_BUDGET`]).
-pub const SHAPE_COST: usize = 5;
-
-impl Strategy {
-    /// Whether an agent of `responses` responses is compiled compact
-    /// before its shapes are counted: beyond the budget in any case.
-    fn is_compact_by_size(self, responses: usize) -> bool {
-        match self {
-            Strategy::Auto => responses > STRAIGHT_LINE_BUDGET,
-            Strategy::StraightLine => false,
-            Strategy::Compact => true,
-        }
-    }
-
-    /// Whether an agent of `responses` responses whose straight-line code
-    /// has `shapes` distinct shapes of selection and of text is compiled
-    /// compact.
-    pub fn is_compact(self, responses: usize, shapes: usize) -> bool {
-        match self {
-            Strategy::Auto => {
-                responses.saturating_add(shapes.saturating_mul(SHAPE_COST)) > STRAIGHT_LINE_BUDGET
-            }
-            Strategy::StraightLine => false,
-            Strategy::Compact => true,
-        }
-    }
-}
-
 /// The complete code for a registry, in the form [`Strategy::Auto`] picks.
 pub fn generate(registry: &Registry) -> TokenStream {
     generate_with(registry, Strategy::Auto)
@@ -192,15 +144,18 @@ pub fn generate_from(registry: &Registry, strategy: Strategy, origin: &Origin) -
     let typed = memory::typed_memory(&registry.declarations);
     let responses = registry.responses.len();
     // Straight-line code is made before it is known to fit: its shapes are
-    // counted as it is made (a few milliseconds per 1,000 responses).
-    let compiled = if strategy.is_compact_by_size(responses) {
-        compact::compact_responses(registry)
+    // counted as it is made (about 0.25 s of build at 1,000 responses).
+    let (compiled, form) = if strategy.is_compact_by_size(responses) {
+        let form = form_doc(strategy, responses, None, true);
+        (compact::compact_responses(registry), form)
     } else {
-        match responses::compiled_responses(registry, &mut conditions) {
-            (_, shapes) if strategy.is_compact(responses, shapes) => {
-                compact::compact_responses(registry)
-            }
-            (code, _) => code,
+        let (code, shapes) = responses::compiled_responses(registry, &mut conditions);
+        let compact = strategy.is_compact(responses, shapes);
+        let form = form_doc(strategy, responses, Some(shapes), compact);
+        if compact {
+            (compact::compact_responses(registry), form)
+        } else {
+            (code, form)
         }
     };
     let mut when_conditions = Vec::new();
@@ -211,13 +166,16 @@ pub fn generate_from(registry: &Registry, strategy: Strategy, origin: &Origin) -
         &mut when_conditions,
     );
     let reload = reload::reload_items(Some(registry), origin);
-    let module = compiled_module(quote! {
-        #entries
-        #tables
-        #compiled
-        #(#when_conditions)*
-        #reload
-    });
+    let module = compiled_module(
+        &form,
+        quote! {
+            #entries
+            #tables
+            #compiled
+            #(#when_conditions)*
+            #reload
+        },
+    );
     let hot_reload = reload::hot_reload_fn();
     quote! {
         #common
@@ -284,7 +242,8 @@ pub fn skeleton(checked: &Checked) -> TokenStream {
     let entries = memory::entry_table(&checked.memory);
     let fallbacks = responses::skeleton_responses(&names);
     let reload = reload::reload_items(None, &Origin::default());
-    let module = compiled_module(quote!(#entries #tables #fallbacks #reload));
+    let form = " The project has errors: every response delivers its name.";
+    let module = compiled_module(form, quote!(#entries #tables #fallbacks #reload));
     let hot_reload = reload::hot_reload_fn();
     quote! {
         #common

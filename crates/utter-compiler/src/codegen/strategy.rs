@@ -1,0 +1,89 @@
+//! Which form an agent's responses are compiled in ([`Strategy`]), by the
+//! build cost of straight-line code, and the doc line that says why.
+
+/// How responses are compiled.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Strategy {
+    /// Straight-line code while its build cost stays within
+    /// [`STRAIGHT_LINE_BUDGET`], compact beyond.
+    #[default]
+    Auto,
+    /// A selection function per shape of conditions, texts as static
+    /// pieces: the fastest delivery, the longest build for large agents.
+    StraightLine,
+    /// Responses, conditions and texts as data walked by the runtime's
+    /// evaluator (the interpreter's): builds in a fraction of the time.
+    Compact,
+}
+
+/// The build cost [`Strategy::Auto`] allows straight-line code, counted in
+/// responses: each response costs one and each distinct shape of selection
+/// or of text [`SHAPE_COST`], because a release build's time follows both.
+/// Measured on this project's 2-core machine (benches/BUILD-COST-SHAPES.md):
+/// about 4 ms per response and 20 ms per shape, so the budget keeps a
+/// release build near 7 s: 1,500 responses of a few shapes, or 1,000 of up
+/// to about 110 shapes, are straight-line; 1,000 responses of 200 shapes
+/// (8 to 10 s) or of 1,000 (23 to 33 s) compact.
+pub const STRAIGHT_LINE_BUDGET: usize = 1_600;
+
+/// What one distinct shape of selection or of text costs to build, in
+/// responses (see [`STRAIGHT_LINE_BUDGET`]).
+pub const SHAPE_COST: usize = 5;
+
+impl Strategy {
+    /// Whether an agent of `responses` responses is compiled compact
+    /// before its shapes are counted: beyond the budget in any case.
+    pub(super) fn is_compact_by_size(self, responses: usize) -> bool {
+        match self {
+            Strategy::Auto => responses > STRAIGHT_LINE_BUDGET,
+            Strategy::StraightLine => false,
+            Strategy::Compact => true,
+        }
+    }
+
+    /// Whether an agent of `responses` responses whose straight-line code
+    /// has `shapes` distinct shapes of selection and of text is compiled
+    /// compact.
+    pub fn is_compact(self, responses: usize, shapes: usize) -> bool {
+        match self {
+            Strategy::Auto => {
+                responses.saturating_add(shapes.saturating_mul(SHAPE_COST)) > STRAIGHT_LINE_BUDGET
+            }
+            Strategy::StraightLine => false,
+            Strategy::Compact => true,
+        }
+    }
+}
+
+/// The doc line of the private module: the form of an agent of
+/// `responses` responses, compiled `compact` or not, and why (`shapes`:
+/// its straight-line code's shapes, when they were counted).
+pub(super) fn form_doc(
+    strategy: Strategy,
+    responses: usize,
+    shapes: Option<usize>,
+    compact: bool,
+) -> String {
+    let form = if compact {
+        "the compact form (data walked by `utter::program`)"
+    } else {
+        "straight-line code"
+    };
+    let cost = shapes.map(|shapes| {
+        format!(
+            "{} responses + {SHAPE_COST} x {shapes} shapes of selection and text = {} of a budget of {STRAIGHT_LINE_BUDGET}",
+            responses,
+            responses.saturating_add(shapes.saturating_mul(SHAPE_COST))
+        )
+    });
+    match (strategy, cost) {
+        (Strategy::Auto, Some(cost)) => {
+            format!(" Responses compiled as {form}: build cost {cost}.")
+        }
+        (Strategy::Auto, None) => format!(
+            " Responses compiled as {form}: {responses} responses exceed the straight-line budget of {STRAIGHT_LINE_BUDGET}."
+        ),
+        (_, Some(cost)) => format!(" Responses compiled as {form}, as asked (build cost {cost})."),
+        (_, None) => format!(" Responses compiled as {form}, as asked."),
+    }
+}
