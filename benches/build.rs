@@ -148,7 +148,8 @@ fn main() {
     generate(&out, "typed", &typed);
     // The same agent in the compact form large agents get.
     generate_as(&out, "typed_compact", &typed, codegen::Strategy::Compact);
-    for n in [10, 100, 1_000, 10_000] {
+    // 1,500: straight-line by the build budget, and `select` in two parts.
+    for n in [10, 100, 1_000, 1_500, 10_000] {
         generate(&out, &format!("n{n}"), &utter_synth::scaled_project(n, 3));
     }
     // For the build-cost script only (benches/build_cost.py): no code.
@@ -158,7 +159,8 @@ fn main() {
     );
     for (responses, shapes) in SHAPED {
         write_agent(
-            &out.join("agents").join(format!("shaped-n{responses}-s{shapes}")),
+            &out.join("agents")
+                .join(format!("shaped-n{responses}-s{shapes}")),
             &utter_synth::shaped_project(responses, shapes),
         );
     }

@@ -33,6 +33,10 @@ pub mod generated {
     pub mod n1000 {
         include!(concat!(env!("OUT_DIR"), "/gen_n1000.rs"));
     }
+    /// Straight-line by the build budget, `select` in two parts.
+    pub mod n1500 {
+        include!(concat!(env!("OUT_DIR"), "/gen_n1500.rs"));
+    }
     pub mod n10000 {
         include!(concat!(env!("OUT_DIR"), "/gen_n10000.rs"));
     }
@@ -123,6 +127,7 @@ pub fn generated_for(n: usize) -> Option<(Deliver, &'static [utter::Entry])> {
         10 => Some((generated::n10::deliver_name, &generated::n10::ENTRIES)),
         100 => Some((generated::n100::deliver_name, &generated::n100::ENTRIES)),
         1_000 => Some((generated::n1000::deliver_name, &generated::n1000::ENTRIES)),
+        1_500 => Some((generated::n1500::deliver_name, &generated::n1500::ENTRIES)),
         10_000 => Some((generated::n10000::deliver_name, &generated::n10000::ENTRIES)),
         _ => None,
     }
