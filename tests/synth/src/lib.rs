@@ -354,11 +354,21 @@ pub fn random_project(seed: u64) -> SynthProject {
     }
 }
 
+/// A project of one skill, `bench`, whose responses.yml is `yaml` (the
+/// scaled and shaped projects' memory: four untyped entries).
+fn bench_skill(yaml: String) -> Vec<(String, String)> {
+    let memory = "schema:\n  public:\n    reason: {}\n    count: {}\n    name: {}\n  private:\n    fee: {}\n";
+    vec![
+        ("skills/bench/memory.yml".to_owned(), memory.to_owned()),
+        ("skills/bench/skill.md".to_owned(), SKILL_MD.to_owned()),
+        ("skills/bench/responses.yml".to_owned(), yaml),
+    ]
+}
+
 /// A project of `responses` responses with `variants` variants each: every
 /// response but the first few has `variants - 1` conditions and a default,
 /// and texts with up to three placeholders. For benchmarks of scaling.
 pub fn scaled_project(responses: usize, variants: usize) -> Vec<(String, String)> {
-    let memory = "schema:\n  public:\n    reason: {}\n    count: {}\n    name: {}\n  private:\n    fee: {}\n";
     let mut yaml = String::with_capacity(responses * 200);
     yaml.push_str("responses:\n");
     for r in 0..responses {
@@ -377,11 +387,7 @@ pub fn scaled_project(responses: usize, variants: usize) -> Vec<(String, String)
             }
         }
     }
-    vec![
-        ("skills/bench/memory.yml".to_owned(), memory.to_owned()),
-        ("skills/bench/skill.md".to_owned(), SKILL_MD.to_owned()),
-        ("skills/bench/responses.yml".to_owned(), yaml),
-    ]
+    bench_skill(yaml)
 }
 
 /// A project of `responses` responses of `shapes` different shapes of
@@ -392,7 +398,6 @@ pub fn scaled_project(responses: usize, variants: usize) -> Vec<(String, String)
 /// responses (see `codegen::STRAIGHT_LINE_BUDGET`).
 pub fn shaped_project(responses: usize, shapes: usize) -> Vec<(String, String)> {
     const OPERATORS: [&str; 6] = ["==", "!=", "<", "<=", ">", ">="];
-    let memory = "schema:\n  public:\n    reason: {}\n    count: {}\n    name: {}\n  private:\n    fee: {}\n";
     let mut yaml = String::with_capacity(responses * 400);
     yaml.push_str("responses:\n");
     for r in 0..responses {
@@ -418,11 +423,7 @@ pub fn shaped_project(responses: usize, shapes: usize) -> Vec<(String, String)> 
             "    - text: \"Response {r}, default, for {{session.bench.name}}.\""
         );
     }
-    vec![
-        ("skills/bench/memory.yml".to_owned(), memory.to_owned()),
-        ("skills/bench/skill.md".to_owned(), SKILL_MD.to_owned()),
-        ("skills/bench/responses.yml".to_owned(), yaml),
-    ]
+    bench_skill(yaml)
 }
 
 #[cfg(test)]

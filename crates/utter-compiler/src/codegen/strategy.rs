@@ -34,11 +34,7 @@ impl Strategy {
     /// Whether an agent of `responses` responses is compiled compact
     /// before its shapes are counted: beyond the budget in any case.
     pub(super) fn is_compact_by_size(self, responses: usize) -> bool {
-        match self {
-            Strategy::Auto => responses > STRAIGHT_LINE_BUDGET,
-            Strategy::StraightLine => false,
-            Strategy::Compact => true,
-        }
+        self.is_compact(responses, 0)
     }
 
     /// Whether an agent of `responses` responses whose straight-line code
@@ -46,13 +42,16 @@ impl Strategy {
     /// compact.
     pub fn is_compact(self, responses: usize, shapes: usize) -> bool {
         match self {
-            Strategy::Auto => {
-                responses.saturating_add(shapes.saturating_mul(SHAPE_COST)) > STRAIGHT_LINE_BUDGET
-            }
+            Strategy::Auto => build_cost(responses, shapes) > STRAIGHT_LINE_BUDGET,
             Strategy::StraightLine => false,
             Strategy::Compact => true,
         }
     }
+}
+
+/// The build cost of straight-line code, in responses.
+fn build_cost(responses: usize, shapes: usize) -> usize {
+    responses.saturating_add(shapes.saturating_mul(SHAPE_COST))
 }
 
 /// The doc line of the private module: the form of an agent of
@@ -73,7 +72,7 @@ pub(super) fn form_doc(
         format!(
             "{} responses + {SHAPE_COST} x {shapes} shapes of selection and text = {} of a budget of {STRAIGHT_LINE_BUDGET}",
             responses,
-            responses.saturating_add(shapes.saturating_mul(SHAPE_COST))
+            build_cost(responses, shapes)
         )
     });
     match (strategy, cost) {
