@@ -1,5 +1,5 @@
 //! Responses as data, for large agents: the registry encoded as a program
-//! (one string and two byte-string literals) and entry points that hand it
+//! (one string and three byte-string literals) and entry points that hand it
 //! to the runtime's evaluator. A few literals instead of a function and a
 //! static per variant: rustc and LLVM have next to nothing to type-check or
 //! optimise, so a 10,000-response agent builds in a fraction of the time,
@@ -18,12 +18,14 @@ pub fn compact_responses(registry: &Registry) -> TokenStream {
     let strings = lit_str(&program.strings);
     let code = Literal::byte_string(&program.code);
     let responses = Literal::byte_string(&program.responses);
+    let variants = Literal::byte_string(&program.variants);
     quote! {
         /// Every response, condition and text, encoded (see `utter::program`).
         pub static PROGRAM: Program<'static> = Program {
             strings: #strings,
             code: #code,
             responses: #responses,
+            variants: #variants,
         };
 
         /// The variant of response number `response` to deliver.

@@ -5,7 +5,9 @@
 use std::collections::HashMap;
 
 use super::Program;
-use super::format::{ABSENT, NodeTag, PieceTag, operator_byte, variant};
+use super::format::{
+    ABSENT, NodeTag, PieceTag, cmp_lit, int_run, operator_byte, response, variant,
+};
 use crate::piece::{Piece, text_capacity};
 use crate::value::CmpOp;
 
@@ -55,6 +57,7 @@ pub struct ProgramData {
     pub strings: String,
     pub code: Vec<u8>,
     pub responses: Vec<u8>,
+    pub variants: Vec<u8>,
     /// Texts already in `strings`, so repeated ones are stored once.
     interned: HashMap<String, (u32, u32)>,
 }
@@ -72,6 +75,7 @@ impl ProgramData {
             strings: &self.strings,
             code: &self.code,
             responses: &self.responses,
+            variants: &self.variants,
         }
     }
 
@@ -79,16 +83,19 @@ impl ProgramData {
         self.code.extend_from_slice(&n.to_le_bytes());
     }
 
+    /// `text`'s offset and length in `strings` (stored once).
+    fn intern(&mut self, text: &str) -> (u32, u32) {
+        if let Some(&at) = self.interned.get(text) {
+            return at;
+        }
+        let at = (u32_of(self.strings.len()), u32_of(text.len()));
+        self.strings.push_str(text);
+        self.interned.insert(text.to_owned(), at);
+        at
+    }
+
     fn text(&mut self, text: &str) {
-        let (offset, len) = match self.interned.get(text) {
-            Some(&at) => at,
-            None => {
-                let at = (u32_of(self.strings.len()), u32_of(text.len()));
-                self.strings.push_str(text);
-                self.interned.insert(text.to_owned(), at);
-                at
-            }
-        };
+        let (offset, len) = self.intern(text);
         self.u32(offset);
         self.u32(len);
     }
@@ -98,41 +105,120 @@ impl ProgramData {
         self.code[at..at + 4].copy_from_slice(&n.to_le_bytes());
     }
 
-    /// Appends response number `responses.len() / 4`: its name, default
-    /// and variants (in YAML order).
+    /// Appends response number `responses.len() / response::LEN`: its
+    /// name, default and variants (in YAML order).
     pub fn response<C: Condition, S: AsRef<str>, P: AsRef<[usize]>>(
         &mut self,
         name: &str,
         default: Option<usize>,
         variants: &[VariantSource<'_, C, S, P>],
     ) {
-        // Conditions first, so the record's offsets are known when written.
-        let conditions: Vec<u32> = variants
-            .iter()
-            .map(|v| v.condition.map_or(ABSENT, |c| self.condition(c)))
-            .collect();
-        let record = u32_of(self.code.len());
-        self.responses.extend_from_slice(&record.to_le_bytes());
-        self.text(name);
-        self.u32(default.map_or(ABSENT, u32_of));
-        self.u32(u32_of(variants.len()));
-        for (source, condition) in variants.iter().zip(conditions) {
-            let fixed = self.code.len();
-            self.code.resize(fixed + variant::LEN, 0);
-            let start = self.code.len();
-            for piece in source.pieces {
-                self.piece(piece);
-            }
-            let piece_bytes = u32_of(self.code.len() - start);
-            self.patch(fixed + variant::CONDITION, condition);
-            self.code[fixed + variant::REPHRASE] = u8::from(source.rephrase);
-            self.patch(fixed + variant::PIECE_COUNT, u32_of(source.pieces.len()));
-            self.patch(fixed + variant::PIECE_BYTES, piece_bytes);
-            self.patch(
-                fixed + variant::CAPACITY,
+        let first = u32_of(self.variants.len() / variant::LEN);
+        let runs = self.int_runs(variants);
+        for (index, source) in variants.iter().enumerate() {
+            let condition = match runs.iter().find(|&&(start, _)| start == index) {
+                Some(&(_, run)) => run,
+                None => source.condition.map_or(ABSENT, |c| self.condition(c)),
+            };
+            let mut flags = if source.rephrase {
+                variant::REPHRASE
+            } else {
+                0
+            };
+            let (body, body_len) = match literal_text(source.pieces) {
+                Some(text) => {
+                    flags |= variant::LITERAL;
+                    self.intern(text)
+                }
+                None => {
+                    let at = u32_of(self.code.len());
+                    for piece in source.pieces {
+                        self.piece(piece);
+                    }
+                    (at, u32_of(source.pieces.len()))
+                }
+            };
+            let mut record = [0; variant::LEN];
+            put32(&mut record, variant::CONDITION, condition);
+            put32(&mut record, variant::BODY, body);
+            put32(&mut record, variant::BODY_LEN, body_len);
+            put32(
+                &mut record,
+                variant::CAPACITY,
                 u32_of(text_capacity(source.pieces)),
             );
+            record[variant::FLAGS] = flags;
+            self.variants.extend_from_slice(&record);
         }
+        let (name_at, name_len) = self.intern(name);
+        let mut record = [0; response::LEN];
+        put32(&mut record, response::NAME, name_at);
+        put32(&mut record, response::NAME_LEN, name_len);
+        put32(&mut record, response::FIRST, first);
+        put32(&mut record, response::COUNT, u32_of(variants.len()));
+        put32(
+            &mut record,
+            response::DEFAULT,
+            default.map_or(ABSENT, u32_of),
+        );
+        let conditioned = variants.iter().filter(|v| v.condition.is_some()).count();
+        put32(&mut record, response::CONDITIONED, u32_of(conditioned));
+        self.responses.extend_from_slice(&record);
+    }
+
+    /// Runs of two or more consecutive conditioned variants each comparing
+    /// one entry with an int literal (`entry == k`), encoded as one
+    /// [`NodeTag::IntRun`] node each: `(first variant, node offset)`. The
+    /// entry is read once and its integral value looked up, as straight-line
+    /// code `match`es on it. The run's later variants are decided by it.
+    fn int_runs<C: Condition, S, P>(
+        &mut self,
+        variants: &[VariantSource<'_, C, S, P>],
+    ) -> Vec<(usize, u32)> {
+        let conditioned: Vec<(usize, Option<(usize, i64)>)> = variants
+            .iter()
+            .enumerate()
+            .filter_map(|(index, v)| Some((index, int_equality(v.condition?))))
+            .collect();
+        let mut runs = Vec::new();
+        let mut rest = conditioned.as_slice();
+        while let Some(&(start, equality)) = rest.first() {
+            let Some((entry, _)) = equality else {
+                rest = &rest[1..];
+                continue;
+            };
+            let len = rest
+                .iter()
+                .take_while(|(_, e)| e.is_some_and(|(other, _)| other == entry))
+                .count();
+            if len > 1 {
+                let members = &rest[..len];
+                let mut keys: Vec<(i64, u32)> = Vec::new();
+                for &(index, equality) in members {
+                    let Some((_, k)) = equality else { continue };
+                    // A repeated literal is decided by its first variant.
+                    if !keys.iter().any(|&(seen, _)| seen == k) {
+                        keys.push((k, u32_of(index)));
+                    }
+                }
+                keys.sort_unstable_by_key(|&(k, _)| k);
+                let after = members.last().map_or(start, |&(index, _)| index) + 1;
+                let at = u32_of(self.code.len());
+                let mut header = [0; int_run::LEN];
+                put32(&mut header, int_run::ENTRY, u32_of(entry));
+                put32(&mut header, int_run::AFTER, u32_of(after));
+                put32(&mut header, int_run::COUNT, u32_of(keys.len()));
+                self.code.push(NodeTag::IntRun as u8);
+                self.code.extend_from_slice(&header);
+                for (k, index) in keys {
+                    self.code.extend_from_slice(&k.to_le_bytes());
+                    self.u32(index);
+                }
+                runs.push((start, at));
+            }
+            rest = &rest[len.max(1)..];
+        }
+        runs
     }
 
     fn piece<S: AsRef<str>, P: AsRef<[usize]>>(&mut self, piece: &Piece<S, P>) {
@@ -171,10 +257,22 @@ impl ProgramData {
             Node::Compare { first, rest } => match entry_against_literal(first, rest) {
                 // `entry <op> literal` (or `literal ==/!= entry`): one node.
                 Some((op, id, literal)) => {
+                    let mut record = [0; cmp_lit::LEN];
+                    record[cmp_lit::OPERATOR] = operator_byte(op);
+                    record[cmp_lit::LITERAL] = literal_tag(literal) as u8;
+                    put32(&mut record, cmp_lit::ENTRY, u32_of(id));
+                    let payload = match literal {
+                        Literal::Int(i) => i.to_le_bytes(),
+                        Literal::Float(f) => f.to_bits().to_le_bytes(),
+                        Literal::Str(s) => {
+                            let (offset, len) = self.intern(s);
+                            (u64::from(len) << 32 | u64::from(offset)).to_le_bytes()
+                        }
+                        Literal::None | Literal::Bool(_) => [0; 8],
+                    };
+                    record[cmp_lit::PAYLOAD..].copy_from_slice(&payload);
                     self.code.push(NodeTag::CmpLit as u8);
-                    self.code.push(operator_byte(op));
-                    self.u32(u32_of(id));
-                    self.literal(literal);
+                    self.code.extend_from_slice(&record);
                 }
                 None => {
                     self.code.push(NodeTag::Compare as u8);
@@ -213,23 +311,50 @@ impl ProgramData {
     }
 
     fn literal(&mut self, literal: Literal<'_>) {
+        self.code.push(literal_tag(literal) as u8);
         match literal {
-            Literal::None => self.code.push(NodeTag::None as u8),
-            Literal::Bool(true) => self.code.push(NodeTag::True as u8),
-            Literal::Bool(false) => self.code.push(NodeTag::False as u8),
-            Literal::Int(i) => {
-                self.code.push(NodeTag::Int as u8);
-                self.code.extend_from_slice(&i.to_le_bytes());
-            }
-            Literal::Float(f) => {
-                self.code.push(NodeTag::Float as u8);
-                self.code.extend_from_slice(&f.to_bits().to_le_bytes());
-            }
-            Literal::Str(s) => {
-                self.code.push(NodeTag::Str as u8);
-                self.text(s);
-            }
+            Literal::Int(i) => self.code.extend_from_slice(&i.to_le_bytes()),
+            Literal::Float(f) => self.code.extend_from_slice(&f.to_bits().to_le_bytes()),
+            Literal::Str(s) => self.text(s),
+            Literal::None | Literal::Bool(_) => {}
         }
+    }
+}
+
+/// The node tag of a literal.
+fn literal_tag(literal: Literal<'_>) -> NodeTag {
+    match literal {
+        Literal::None => NodeTag::None,
+        Literal::Bool(true) => NodeTag::True,
+        Literal::Bool(false) => NodeTag::False,
+        Literal::Int(_) => NodeTag::Int,
+        Literal::Float(_) => NodeTag::Float,
+        Literal::Str(_) => NodeTag::Str,
+    }
+}
+
+/// Writes `n` at `at` of a fixed-width record.
+fn put32<const N: usize>(record: &mut [u8; N], at: usize, n: u32) {
+    record[at..at + 4].copy_from_slice(&n.to_le_bytes());
+}
+
+/// The text of pieces without a placeholder (none: the empty text).
+fn literal_text<S: AsRef<str>, P>(pieces: &[Piece<S, P>]) -> Option<&str> {
+    match pieces {
+        [] => Some(""),
+        [Piece::Text(text)] => Some(text.as_ref()),
+        _ => None,
+    }
+}
+
+/// `entry == k` for an int literal `k` (either way round), as `(entry, k)`.
+fn int_equality<C: Condition>(condition: &C) -> Option<(usize, i64)> {
+    let Node::Compare { first, rest } = condition.node() else {
+        return None;
+    };
+    match entry_against_literal(first, rest)? {
+        (CmpOp::Eq, entry, Literal::Int(k)) => Some((entry, k)),
+        _ => None,
     }
 }
 

@@ -6,17 +6,70 @@ use crate::value::CmpOp;
 /// "No condition" / "no default".
 pub const ABSENT: u32 = u32::MAX;
 
-/// The fixed part of a variant record, in byte offsets: condition offset
-/// (`u32`), rephrase flag (`u8`), piece count, byte length of the pieces,
-/// capacity of the rendered text (each `u32`); the pieces follow.
+/// A response record in `responses` (fixed width, `u32` fields, byte
+/// offsets): its name (a text), its first variant's index in `variants`,
+/// its variant count, its default variant's index within the response
+/// ([`ABSENT`]: none) and how many of its variants have a condition (none:
+/// the default is delivered without walking the variants).
+pub mod response {
+    pub const NAME: usize = 0;
+    pub const NAME_LEN: usize = 4;
+    pub const FIRST: usize = 8;
+    pub const COUNT: usize = 12;
+    pub const DEFAULT: usize = 16;
+    pub const CONDITIONED: usize = 20;
+    /// The length of a record.
+    pub const LEN: usize = 24;
+}
+
+/// A variant record in `variants` (fixed width, byte offsets): condition
+/// offset in `code` or [`ABSENT`] (`u32`); body: with the [`LITERAL`] flag
+/// the text itself (offset and length in `strings`), else the offset of
+/// its pieces in `code` and their count (`u32` each); capacity of the
+/// rendered text, that is its literal bytes plus the longest number per
+/// placeholder (`u32`); flags (`u8`).
+///
+/// [`LITERAL`]: variant::LITERAL
 pub mod variant {
     pub const CONDITION: usize = 0;
-    pub const REPHRASE: usize = 4;
-    pub const PIECE_COUNT: usize = 5;
-    pub const PIECE_BYTES: usize = 9;
-    pub const CAPACITY: usize = 13;
-    /// The length of the fixed part.
+    pub const BODY: usize = 4;
+    pub const BODY_LEN: usize = 8;
+    pub const CAPACITY: usize = 12;
+    pub const FLAGS: usize = 16;
+    /// The length of a record.
     pub const LEN: usize = 17;
+    /// Flag: the variant is rephrased.
+    pub const REPHRASE: u8 = 1;
+    /// Flag: the body is the text itself (no placeholder).
+    pub const LITERAL: u8 = 2;
+}
+
+/// What follows a [`NodeTag::CmpLit`] tag (fixed width, byte offsets): the
+/// operator byte, the literal's tag (`None` to `Str`), the entry id
+/// (`u32`) and the literal's 8 bytes: an `i64`, an `f64`'s bits, a text,
+/// or zeros.
+pub mod cmp_lit {
+    pub const OPERATOR: usize = 0;
+    pub const LITERAL: usize = 1;
+    pub const ENTRY: usize = 2;
+    pub const PAYLOAD: usize = 6;
+    /// The length after the tag.
+    pub const LEN: usize = 14;
+}
+
+/// What follows a [`NodeTag::IntRun`] tag (byte offsets): the entry id,
+/// the index (within the response) of the variant after the run's last,
+/// the key count (`u32` each); then per distinct literal, sorted, a key
+/// ([`int_run::KEY_LEN`] bytes): the `i64` and the index of the first
+/// variant comparing with it.
+pub mod int_run {
+    pub const ENTRY: usize = 0;
+    pub const AFTER: usize = 4;
+    pub const COUNT: usize = 8;
+    /// The length of the header.
+    pub const LEN: usize = 12;
+    /// The length of one key.
+    pub const KEY_LEN: usize = 12;
 }
 
 /// The tag of a piece of text.
@@ -69,9 +122,13 @@ pub enum NodeTag {
     Float = 10,
     /// A text.
     Str = 11,
-    /// `entry <op> literal`, the most common condition: operator byte,
-    /// entry id, then the literal node.
+    /// `entry <op> literal`, the most common condition, in one fixed-width
+    /// record (layout in [`cmp_lit`]).
     CmpLit = 12,
+    /// Consecutive conditioned variants comparing one entry with int
+    /// literals (`entry == k`), decided at once: the first one's condition
+    /// in selection only (layout in [`int_run`]).
+    IntRun = 13,
 }
 
 impl TryFrom<u8> for NodeTag {
@@ -92,6 +149,7 @@ impl TryFrom<u8> for NodeTag {
             10 => NodeTag::Float,
             11 => NodeTag::Str,
             12 => NodeTag::CmpLit,
+            13 => NodeTag::IntRun,
             other => return Err(other),
         })
     }
@@ -147,7 +205,7 @@ mod tests {
             (0..=u8::MAX)
                 .filter(|b| NodeTag::try_from(*b).is_ok())
                 .count(),
-            12
+            13
         );
         assert_eq!(
             (0..=u8::MAX)

@@ -1,11 +1,13 @@
 //! The program format: built through its encoder, read by its evaluator,
 //! and the evaluator on corrupted data.
 
+use super::eval::compare_literal;
 use super::*;
 use crate::memory::{Context, MapMemory, Visibility};
 use crate::piece::Piece;
 use crate::types::EntryType;
 use crate::value::Value;
+use crate::value::{CmpOp, ValueRef, compare};
 use proptest::prelude::*;
 
 const ENTRIES: [Entry; 2] = [
@@ -157,6 +159,64 @@ fn an_encoded_program_selects_and_renders() {
     assert_eq!(program.select(1, &ENTRIES, &Context::new(&small)), None);
 }
 
+/// Variants 0 to 3 compare one entry with ints (a run, 3 repeated),
+/// variant 4 holds, the default is 5.
+#[test]
+fn a_run_of_int_equalities_is_decided_at_once() {
+    let eq = |k: i64| {
+        Cond::Compare(
+            Box::new(Cond::Ref(0)),
+            vec![(CmpOp::Eq, Cond::Lit(Value::Int(k)))],
+        )
+    };
+    let conditions = [eq(10), eq(3), eq(-7), eq(3), Cond::Lit(Value::Bool(true))];
+    let text: [Piece<String, Vec<usize>>; 0] = [];
+    let mut sources: Vec<VariantSource<'_, Cond>> = conditions
+        .iter()
+        .map(|c| VariantSource {
+            condition: Some(c),
+            rephrase: false,
+            pieces: &text,
+        })
+        .collect();
+    sources.push(VariantSource {
+        condition: None,
+        rephrase: false,
+        pieces: &text,
+    });
+    let mut data = ProgramData::default();
+    data.response("utter_run", Some(5), &sources);
+    let program = data.program();
+    let first = le32(
+        program.variants.first_chunk::<{ variant::LEN }>().unwrap(),
+        variant::CONDITION,
+    );
+    assert_eq!(
+        NodeTag::try_from(data.code[first as usize]),
+        Ok(NodeTag::IntRun)
+    );
+    let select = |value: Value| {
+        let memory = MapMemory::new().with("s", "n", value);
+        program.select(0, &ENTRIES, &Context::new(&memory))
+    };
+    assert_eq!(select(Value::Int(10)), Some(0));
+    assert_eq!(select(Value::Float(10.0)), Some(0));
+    assert_eq!(
+        select(Value::Int(3)),
+        Some(1),
+        "the first of a repeated literal"
+    );
+    assert_eq!(select(Value::Int(-7)), Some(2));
+    assert_eq!(
+        select(Value::Bool(true)),
+        Some(4),
+        "True == 1: no key, the next condition"
+    );
+    assert_eq!(select(Value::Str("3".into())), Some(4));
+    assert_eq!(select(Value::None), Some(4));
+    assert_eq!(select(Value::Float(3.5)), Some(4));
+}
+
 fn scalar() -> impl Strategy<Value = Value> {
     prop_oneof![
         Just(Value::None),
@@ -211,16 +271,26 @@ type Source = (
     Vec<(Option<Cond>, bool, Vec<Piece<String, Vec<usize>>>)>,
 );
 
+/// `entry == k` (either way round) with small ints: consecutive ones on
+/// one entry are encoded as a run.
+fn int_equality() -> impl Strategy<Value = Cond> {
+    (0usize..2, -2i64..3, any::<bool>()).prop_map(|(entry, k, flipped)| {
+        let (entry, k) = (Cond::Ref(entry), Cond::Lit(Value::Int(k)));
+        let (first, other) = if flipped { (k, entry) } else { (entry, k) };
+        Cond::Compare(Box::new(first), vec![(CmpOp::Eq, other)])
+    })
+}
+
 fn response() -> impl Strategy<Value = Source> {
     (
         "utter_[a-z]{1,6}",
         prop::collection::vec(
             (
-                prop::option::of(condition()),
+                prop::option::of(prop_oneof![condition(), int_equality(), int_equality()]),
                 any::<bool>(),
                 prop::collection::vec(piece(), 0..4),
             ),
-            0..4,
+            0..6,
         ),
         any::<prop::sample::Index>(),
     )
@@ -324,13 +394,18 @@ proptest! {
         flips in prop::collection::vec((any::<usize>(), any::<u8>()), 0..8),
         cut in any::<usize>(),
     ) {
-        let ProgramData { strings, mut code, responses, .. } = small_or_big();
+        let ProgramData { strings, code, responses, variants, .. } = small_or_big();
+        // Every table corrupted: flipped bytes, then cut short.
+        let mut tables = [code, responses, variants];
         for (at, byte) in flips {
-            let at = at % code.len();
-            code[at] = byte;
+            let table = &mut tables[at % 3];
+            let at = (at / 3) % table.len();
+            table[at] = byte;
         }
-        code.truncate(cut % (code.len() + 1));
-        let program = Program { strings: &strings, code: &code, responses: &responses };
+        let table = &mut tables[cut % 3];
+        table.truncate((cut / 3) % (table.len() + 1));
+        let [code, responses, variants] = tables;
+        let program = Program { strings: &strings, code: &code, responses: &responses, variants: &variants };
         let memory = MapMemory::new().with("s", "n", 3);
         let ctx = Context::new(&memory);
         let _ = program.deliver(0, &ENTRIES, &ctx);

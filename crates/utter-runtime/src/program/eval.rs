@@ -1,0 +1,382 @@
+//! Conditions of a [`Program`], evaluated: `entry <op> literal` (nearly
+//! every condition) read as one fixed-width record and decided by the
+//! specialised comparisons; `or`, `and` and `not` without building values;
+//! every other node by the general rule.
+
+use super::Program;
+use super::format::{NodeTag, cmp_lit, int_run, operator};
+use crate::fast::{eq_bool, eq_float, eq_int, eq_str, int_key, ord_float, ord_int, ord_str};
+use crate::memory::{Entry, Reader};
+use crate::value::{CmpOp, EvalError, ValueRef, compare};
+
+/// A position in `code`, read forward.
+#[derive(Clone, Copy)]
+pub(super) struct Cursor<'a> {
+    pub(super) code: &'a [u8],
+    pub(super) at: usize,
+}
+
+impl<'a> Cursor<'a> {
+    #[inline]
+    pub(super) fn bytes<const N: usize>(&mut self) -> Option<[u8; N]> {
+        // One bounds check: the rest of the code, then its first N bytes.
+        let bytes = *self.code.get(self.at..)?.first_chunk::<N>()?;
+        self.at += N;
+        Some(bytes)
+    }
+
+    #[inline]
+    pub(super) fn u8(&mut self) -> Option<u8> {
+        self.bytes::<1>().map(|[b]| b)
+    }
+
+    #[inline]
+    pub(super) fn u32(&mut self) -> Option<u32> {
+        self.bytes().map(u32::from_le_bytes)
+    }
+
+    #[inline]
+    pub(super) fn index(&mut self) -> Option<usize> {
+        self.u32().map(|n| n as usize)
+    }
+
+    #[inline]
+    fn u64(&mut self) -> Option<u64> {
+        self.bytes().map(u64::from_le_bytes)
+    }
+}
+
+/// The little-endian `u32` at `at` of a fixed-size record.
+#[inline(always)]
+pub(super) fn le32<const N: usize>(record: &[u8; N], at: usize) -> u32 {
+    let mut bytes = [0; 4];
+    bytes.copy_from_slice(&record[at..at + 4]);
+    u32::from_le_bytes(bytes)
+}
+
+/// Why evaluation stopped: the condition cannot be evaluated (a variant
+/// skipped), or the data does not decode.
+pub(super) enum Stop {
+    Eval(EvalError),
+    Malformed,
+}
+
+impl From<EvalError> for Stop {
+    fn from(error: EvalError) -> Self {
+        Stop::Eval(error)
+    }
+}
+
+/// What the condition of variant `index` decides in selection.
+pub(super) enum Decision {
+    /// This variant (or, for a run, the one given) is selected.
+    Holds(usize),
+    /// None of the variants before this index holds.
+    Next(usize),
+}
+
+/// The tag at the cursor, as a node tag.
+#[inline]
+fn node_tag(cursor: &mut Cursor<'_>) -> Result<NodeTag, Stop> {
+    let byte = cursor.u8().ok_or(Stop::Malformed)?;
+    NodeTag::try_from(byte).map_err(|_| Stop::Malformed)
+}
+
+/// An end offset read from the data: past `at`, so evaluation only ever
+/// moves forward (data that says otherwise does not decode).
+fn forward(end: Option<usize>, at: usize) -> Result<usize, Stop> {
+    end.filter(|&end| end > at).ok_or(Stop::Malformed)
+}
+
+impl<'a> Program<'a> {
+    /// What the condition at `at` of variant `index` decides: a run of
+    /// `entry == <int>` variants at once, any other condition for its own
+    /// variant.
+    #[inline(always)]
+    pub(super) fn decide<N: AsRef<str>, V, R: Reader>(
+        self,
+        index: usize,
+        at: usize,
+        entries: &[Entry<N, V>],
+        reader: &'a R,
+    ) -> Decision {
+        if self.code.get(at) == Some(&(NodeTag::IntRun as u8)) {
+            return self
+                .int_run(at + 1, entries, reader)
+                .unwrap_or(Decision::Next(index + 1));
+        }
+        if self.condition_holds(at, entries, reader) {
+            Decision::Holds(index)
+        } else {
+            Decision::Next(index + 1)
+        }
+    }
+
+    /// A run of `entry == <int>` variants (after its tag at `at`): the
+    /// entry read once, its integral value looked up among the sorted keys
+    /// (`value == k` exactly when `int_key(value)` is `k`).
+    fn int_run<N: AsRef<str>, V, R: Reader>(
+        self,
+        at: usize,
+        entries: &[Entry<N, V>],
+        reader: &'a R,
+    ) -> Option<Decision> {
+        let header: &[u8; int_run::LEN] = self.code.get(at..)?.first_chunk()?;
+        let after = le32(header, int_run::AFTER) as usize;
+        let count = le32(header, int_run::COUNT) as usize;
+        let start = at + int_run::LEN;
+        let keys = self
+            .code
+            .get(start..start.checked_add(count.checked_mul(int_run::KEY_LEN)?)?)?
+            .as_chunks::<{ int_run::KEY_LEN }>()
+            .0;
+        let value = entries
+            .get(le32(header, int_run::ENTRY) as usize)
+            .map_or(ValueRef::None, |entry| reader.value(entry));
+        let Some(key) = int_key(value) else {
+            return Some(Decision::Next(after));
+        };
+        let key_of = |k: &[u8; int_run::KEY_LEN]| {
+            let mut bytes = [0; 8];
+            bytes.copy_from_slice(&k[..8]);
+            i64::from_le_bytes(bytes)
+        };
+        Some(match keys.binary_search_by_key(&key, key_of) {
+            Ok(found) => Decision::Holds(le32(&keys[found], 8) as usize),
+            Err(_) => Decision::Next(after),
+        })
+    }
+
+    /// Whether the condition at `at` holds (an evaluation error, or data
+    /// that does not decode, is false); `entry <op> literal` decided in
+    /// line (no call, no recursion).
+    #[inline(always)]
+    pub(super) fn condition_holds<N: AsRef<str>, V, R: Reader>(
+        self,
+        at: usize,
+        entries: &[Entry<N, V>],
+        reader: &'a R,
+    ) -> bool {
+        match self.code.get(at) {
+            Some(&tag) if tag == NodeTag::CmpLit as u8 => {
+                self.compare_to_literal_holds(at + 1, entries, reader)
+            }
+            _ => matches!(self.truth(at, entries, reader), Ok((true, _))),
+        }
+    }
+
+    /// Whether `entry <op> literal` (the record after a
+    /// [`NodeTag::CmpLit`] tag at `at`) holds: ints and texts, the common
+    /// literals, by raw bytes straight to the specialised comparisons, an
+    /// error as false without building it; other literals through
+    /// [`Program::compare_to_literal`].
+    #[inline(always)]
+    fn compare_to_literal_holds<N: AsRef<str>, V, R: Reader>(
+        self,
+        at: usize,
+        entries: &[Entry<N, V>],
+        reader: &'a R,
+    ) -> bool {
+        const EQ: u8 = 0;
+        const NE: u8 = 1;
+        const INT: u8 = NodeTag::Int as u8;
+        const STR: u8 = NodeTag::Str as u8;
+        let Some(record) = self
+            .code
+            .get(at..)
+            .and_then(<[u8]>::first_chunk::<{ cmp_lit::LEN }>)
+        else {
+            return false;
+        };
+        let value = match entries.get(le32(record, cmp_lit::ENTRY) as usize) {
+            Some(entry) => reader.value(entry),
+            None => ValueRef::None,
+        };
+        let op = record[cmp_lit::OPERATOR];
+        match record[cmp_lit::LITERAL] {
+            INT => {
+                let mut payload = [0; 8];
+                payload.copy_from_slice(&record[cmp_lit::PAYLOAD..]);
+                let literal = i64::from_le_bytes(payload);
+                match op {
+                    EQ => eq_int(value, literal),
+                    NE => !eq_int(value, literal),
+                    op => operator(op)
+                        .is_some_and(|op| matches!(ord_int(op, value, literal), Ok(true))),
+                }
+            }
+            STR => {
+                let offset = le32(record, cmp_lit::PAYLOAD) as usize;
+                let len = le32(record, cmp_lit::PAYLOAD + 4) as usize;
+                let Some(literal) = self.str_at(offset, len) else {
+                    return false;
+                };
+                match op {
+                    EQ => eq_str(value, literal),
+                    NE => !eq_str(value, literal),
+                    op => operator(op)
+                        .is_some_and(|op| matches!(ord_str(op, value, literal), Ok(true))),
+                }
+            }
+            _ => matches!(self.compare_to_literal(at, entries, reader), Ok(true)),
+        }
+    }
+
+    /// `entry <op> literal`: the record after a [`NodeTag::CmpLit`] tag at
+    /// `at`, read in one bounds check.
+    #[inline(always)]
+    fn compare_to_literal<N: AsRef<str>, V, R: Reader>(
+        self,
+        at: usize,
+        entries: &[Entry<N, V>],
+        reader: &'a R,
+    ) -> Result<bool, Stop> {
+        let record: &[u8; cmp_lit::LEN] = self
+            .code
+            .get(at..)
+            .and_then(<[u8]>::first_chunk)
+            .ok_or(Stop::Malformed)?;
+        let op = operator(record[cmp_lit::OPERATOR]).ok_or(Stop::Malformed)?;
+        let id = le32(record, cmp_lit::ENTRY) as usize;
+        let value = match entries.get(id) {
+            Some(entry) => reader.value(entry),
+            None => ValueRef::None,
+        };
+        let mut payload = [0; 8];
+        payload.copy_from_slice(&record[cmp_lit::PAYLOAD..]);
+        let literal = match NodeTag::try_from(record[cmp_lit::LITERAL]) {
+            Ok(NodeTag::Int) => ValueRef::Int(i64::from_le_bytes(payload)),
+            Ok(NodeTag::Str) => {
+                let offset = le32(record, cmp_lit::PAYLOAD) as usize;
+                let len = le32(record, cmp_lit::PAYLOAD + 4) as usize;
+                ValueRef::Str(self.str_at(offset, len).ok_or(Stop::Malformed)?)
+            }
+            Ok(NodeTag::Float) => ValueRef::Float(f64::from_le_bytes(payload)),
+            Ok(NodeTag::True) => ValueRef::Bool(true),
+            Ok(NodeTag::False) => ValueRef::Bool(false),
+            Ok(NodeTag::None) => ValueRef::None,
+            _ => return Err(Stop::Malformed),
+        };
+        Ok(compare_literal(op, value, literal)?)
+    }
+
+    /// The truthiness of the condition node at `at` and the offset after
+    /// it; every node but `or`, `and`, `not` and `entry <op> literal`
+    /// through [`Program::eval`].
+    pub(super) fn truth<N: AsRef<str>, V, R: Reader>(
+        self,
+        at: usize,
+        entries: &[Entry<N, V>],
+        reader: &'a R,
+    ) -> Result<(bool, usize), Stop> {
+        let mut cursor = Cursor {
+            code: self.code,
+            at,
+        };
+        let tag = node_tag(&mut cursor)?;
+        match tag {
+            NodeTag::CmpLit => Ok((
+                self.compare_to_literal(cursor.at, entries, reader)?,
+                cursor.at + cmp_lit::LEN,
+            )),
+            NodeTag::Or | NodeTag::And => {
+                let end = forward(cursor.index(), at)?;
+                let count = cursor.u32().ok_or(Stop::Malformed)?;
+                // `or` stops at the first truthy operand, `and` at the first falsy one.
+                let stop_at = tag == NodeTag::Or;
+                let mut next = cursor.at;
+                for _ in 0..count {
+                    let (holds, after) = self.truth(next, entries, reader)?;
+                    if holds == stop_at {
+                        return Ok((stop_at, end));
+                    }
+                    next = after;
+                }
+                Ok((!stop_at, end))
+            }
+            NodeTag::Not => {
+                let (holds, after) = self.truth(cursor.at, entries, reader)?;
+                Ok((!holds, after))
+            }
+            _ => {
+                let (value, after) = self.eval(at, entries, reader)?;
+                Ok((value.truthy(), after))
+            }
+        }
+    }
+
+    /// Evaluates the condition node at `at`: its value and the offset
+    /// after it. (Called on the program narrowed to the reader's lifetime.)
+    fn eval<N: AsRef<str>, V, R: Reader>(
+        self,
+        at: usize,
+        entries: &[Entry<N, V>],
+        reader: &'a R,
+    ) -> Result<(ValueRef<'a>, usize), Stop> {
+        let mut cursor = Cursor {
+            code: self.code,
+            at,
+        };
+        let tag = node_tag(&mut cursor)?;
+        let value = match tag {
+            NodeTag::Or | NodeTag::And | NodeTag::Not | NodeTag::CmpLit => {
+                let (holds, after) = self.truth(at, entries, reader)?;
+                return Ok((ValueRef::Bool(holds), after));
+            }
+            // Only ever a variant's condition, decided in selection.
+            NodeTag::IntRun => return Err(Stop::Malformed),
+            NodeTag::Compare => {
+                let end = forward(cursor.index(), at)?;
+                let count = cursor.u32().ok_or(Stop::Malformed)?;
+                let (mut left, mut next) = self.eval(cursor.at, entries, reader)?;
+                for _ in 0..count {
+                    let op = self.code.get(next).ok_or(Stop::Malformed)?;
+                    let op = operator(*op).ok_or(Stop::Malformed)?;
+                    let (right, after) = self.eval(next + 1, entries, reader)?;
+                    // Python chaining: stop at the first false comparison.
+                    if !compare(op, left, right)? {
+                        return Ok((ValueRef::Bool(false), end));
+                    }
+                    left = right;
+                    next = after;
+                }
+                return Ok((ValueRef::Bool(true), end));
+            }
+            NodeTag::Ref => {
+                let id = cursor.index().ok_or(Stop::Malformed)?;
+                entries
+                    .get(id)
+                    .map_or(ValueRef::None, |entry| reader.value(entry))
+            }
+            NodeTag::None => ValueRef::None,
+            NodeTag::True => ValueRef::Bool(true),
+            NodeTag::False => ValueRef::Bool(false),
+            NodeTag::Int => ValueRef::Int(cursor.u64().ok_or(Stop::Malformed)? as i64),
+            NodeTag::Float => ValueRef::Float(f64::from_bits(cursor.u64().ok_or(Stop::Malformed)?)),
+            NodeTag::Str => ValueRef::Str(self.text(&mut cursor).ok_or(Stop::Malformed)?),
+        };
+        Ok((value, cursor.at))
+    }
+}
+
+/// `value <op> literal` by the specialised helpers (each property-tested
+/// equal to the general [`compare`], which takes every other case).
+#[inline(always)]
+pub(super) fn compare_literal(
+    op: CmpOp,
+    value: ValueRef<'_>,
+    literal: ValueRef<'_>,
+) -> Result<bool, EvalError> {
+    let equal = match (op, literal) {
+        (CmpOp::Eq | CmpOp::Ne, ValueRef::Str(s)) => eq_str(value, s),
+        (CmpOp::Eq | CmpOp::Ne, ValueRef::Int(i)) => eq_int(value, i),
+        (CmpOp::Eq | CmpOp::Ne, ValueRef::Float(f)) => eq_float(value, f),
+        (CmpOp::Eq | CmpOp::Ne, ValueRef::Bool(b)) => eq_bool(value, b),
+        (CmpOp::Eq | CmpOp::Ne, ValueRef::None) => value.is_none(),
+        (_, ValueRef::Int(i)) => return ord_int(op, value, i),
+        (_, ValueRef::Float(f)) => return ord_float(op, value, f),
+        (_, ValueRef::Str(s)) => return ord_str(op, value, s),
+        _ => return compare(op, value, literal),
+    };
+    Ok(equal == (op == CmpOp::Eq))
+}
