@@ -161,8 +161,44 @@ impl<'a> Program<'a> {
             Some(&tag) if tag == NodeTag::CmpLit as u8 => {
                 self.compare_to_literal_holds(at + 1, entries, reader)
             }
+            Some(&tag) if tag == NodeTag::And as u8 => self.all_hold(at, entries, reader),
             _ => matches!(self.truth(at, entries, reader), Ok((true, _))),
         }
+    }
+
+    /// Whether the `and` at `at` holds: every operand holds, in order. An
+    /// error in an operand is the whole condition's error, which does not
+    /// hold either, so operands are decided as booleans (not so for `or`
+    /// or `not`, where an error is not a false operand).
+    fn all_hold<N: AsRef<str>, V, R: Reader>(
+        self,
+        at: usize,
+        entries: &[Entry<N, V>],
+        reader: &'a R,
+    ) -> bool {
+        let mut cursor = Cursor {
+            code: self.code,
+            at: at + 1,
+        };
+        let (Some(_end), Some(count)) = (cursor.index(), cursor.u32()) else {
+            return false;
+        };
+        let mut next = cursor.at;
+        for _ in 0..count {
+            if self.code.get(next) == Some(&(NodeTag::CmpLit as u8)) {
+                if !self.compare_to_literal_holds(next + 1, entries, reader) {
+                    return false;
+                }
+                next += 1 + cmp_lit::LEN;
+            } else {
+                match self.truth(next, entries, reader) {
+                    // Forward only (an `after` is past its node).
+                    Ok((true, after)) if after > next => next = after,
+                    _ => return false,
+                }
+            }
+        }
+        true
     }
 
     /// Whether `entry <op> literal` (the record after a

@@ -101,10 +101,11 @@ impl<'a> Program<'a> {
 
     #[inline(always)]
     fn record(&self, response: usize) -> Option<ResponseRecord> {
-        let record: &[u8; response::LEN] = self
+        let record = self
             .responses
-            .get(response.checked_mul(response::LEN)?..)?
-            .first_chunk()?;
+            .as_chunks::<{ response::LEN }>()
+            .0
+            .get(response)?;
         Some(ResponseRecord {
             name: le32(record, response::NAME) as usize,
             name_len: le32(record, response::NAME_LEN) as usize,
@@ -118,10 +119,8 @@ impl<'a> Program<'a> {
     /// The records of a response's variants, bounds-checked at once.
     #[inline(always)]
     fn variant_records(&self, record: ResponseRecord) -> Option<&'a [[u8; variant::LEN]]> {
-        let start = record.first.checked_mul(variant::LEN)?;
-        let len = record.count.checked_mul(variant::LEN)?;
-        let bytes = self.variants.get(start..start.checked_add(len)?)?;
-        Some(bytes.as_chunks().0)
+        let records = self.variants.as_chunks().0;
+        records.get(record.first..record.first.checked_add(record.count)?)
     }
 
     /// The name of response number `response`.
@@ -212,8 +211,8 @@ impl<'a> Program<'a> {
     /// The record of variant `index` of a response.
     #[inline(always)]
     fn variant(&self, record: ResponseRecord, index: usize) -> Option<VariantRecord> {
-        let at = record.first.checked_add(index)?.checked_mul(variant::LEN)?;
-        let variant: &[u8; variant::LEN] = self.variants.get(at..)?.first_chunk()?;
+        let records = self.variants.as_chunks::<{ variant::LEN }>().0;
+        let variant = records.get(record.first.checked_add(index)?)?;
         let flags = variant[variant::FLAGS];
         Some(VariantRecord {
             rephrase: flags & variant::REPHRASE != 0,
