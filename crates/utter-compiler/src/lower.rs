@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use utter::program::{ProgramData, VariantSource};
 
-use utter::{Entry, Piece, StepKind};
+use utter::{Entry, EntryType, Piece, StepKind};
 
 use crate::bundled;
 use crate::condition::{self, Expr, MemoryRef};
@@ -146,6 +146,13 @@ impl Registry {
     /// `responses` say.
     pub fn encode(&self) -> ProgramData {
         let mut data = ProgramData::default();
+        // Categorical comparisons by the value's number, as straight-line
+        // code makes them (`Reader::holds_text`).
+        for (id, entry) in self.entries.iter().enumerate() {
+            if entry.ty == EntryType::Categorical {
+                data.declare_values(id, &entry.values);
+            }
+        }
         for response in &self.responses {
             response.encode_into(&mut data);
         }

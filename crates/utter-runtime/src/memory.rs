@@ -417,6 +417,16 @@ pub trait Reader {
     fn holds_value(&self, entry: &Entry, index: usize) -> bool {
         crate::fast::eq_str(self.value(entry), entry.values[index])
     }
+
+    /// Whether categorical `entry` holds `text`, its value number `index`
+    /// (`value(entry) == text`): [`Reader::holds_value`] for entries of any
+    /// representation, what the compact form calls. A typed view answers
+    /// by the value's number; `text` is the answer for any other reader.
+    #[inline]
+    fn holds_text<S: AsRef<str>, V>(&self, entry: &Entry<S, V>, index: usize, text: &str) -> bool {
+        let _ = index;
+        crate::fast::eq_str(self.value(entry), text)
+    }
 }
 
 impl Reader for Context<'_> {

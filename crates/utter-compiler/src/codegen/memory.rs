@@ -346,6 +346,21 @@ pub fn typed_memory(decls: &[MemoryDecl]) -> TokenStream {
             }
         }
     };
+    let text_fallback = quote!(::utter::__private::eq_str(self.value(entry), text));
+    let holds_text_body = if categorical.is_empty() {
+        // No value numbers to compare: the text answers.
+        quote! {
+            let _ = index;
+            #text_fallback
+        }
+    } else {
+        quote! {
+            match entry.id {
+                #(#categorical,)*
+                _ => #text_fallback,
+            }
+        }
+    };
     quote! {
         #(#enums)*
         #(#structs)*
@@ -507,6 +522,13 @@ pub fn typed_memory(decls: &[MemoryDecl]) -> TokenStream {
             #[inline(always)]
             fn holds_value(&self, entry: &::utter::Entry, index: usize) -> bool {
                 #holds_body
+            }
+
+            // The compact form's `holds_value`: the same arms.
+            #[allow(clippy::inline_always)]
+            #[inline(always)]
+            fn holds_text<S: ::core::convert::AsRef<str>, V>(&self, entry: &::utter::Entry<S, V>, index: usize, text: &str) -> bool {
+                #holds_text_body
             }
         }
     }

@@ -60,6 +60,8 @@ pub struct ProgramData {
     pub variants: Vec<u8>,
     /// Texts already in `strings`, so repeated ones are stored once.
     interned: HashMap<String, (u32, u32)>,
+    /// Per categorical entry (by id), its declared values.
+    categorical: HashMap<usize, Vec<String>>,
 }
 
 /// An offset or count as the program stores it. The compiler refuses
@@ -77,6 +79,14 @@ impl ProgramData {
             responses: &self.responses,
             variants: &self.variants,
         }
+    }
+
+    /// Declares entry `entry` categorical with `values`, before any
+    /// condition is encoded: `entry ==/!= '<value>'` is then decided by the
+    /// value's number where the reader can ([`cmp_lit::CATEGORICAL`]).
+    pub fn declare_values<S: AsRef<str>>(&mut self, entry: usize, values: &[S]) {
+        let values = values.iter().map(|v| v.as_ref().to_owned()).collect();
+        self.categorical.insert(entry, values);
     }
 
     fn u32(&mut self, n: u32) {
@@ -261,6 +271,12 @@ impl ProgramData {
                     record[cmp_lit::OPERATOR] = operator_byte(op);
                     record[cmp_lit::LITERAL] = literal_tag(literal) as u8;
                     put32(&mut record, cmp_lit::ENTRY, u32_of(id));
+                    if let (CmpOp::Eq | CmpOp::Ne, Literal::Str(s)) = (op, literal)
+                        && let Some(index) = self.value_index(id, s)
+                    {
+                        record[cmp_lit::LITERAL] = cmp_lit::CATEGORICAL;
+                        put32(&mut record, cmp_lit::VALUE_INDEX, u32_of(index));
+                    }
                     let payload = match literal {
                         Literal::Int(i) => i.to_le_bytes(),
                         Literal::Float(f) => f.to_bits().to_le_bytes(),
@@ -270,7 +286,7 @@ impl ProgramData {
                         }
                         Literal::None | Literal::Bool(_) => [0; 8],
                     };
-                    record[cmp_lit::PAYLOAD..].copy_from_slice(&payload);
+                    record[cmp_lit::PAYLOAD..cmp_lit::PAYLOAD + 8].copy_from_slice(&payload);
                     self.code.push(NodeTag::CmpLit as u8);
                     self.code.extend_from_slice(&record);
                 }
@@ -295,6 +311,12 @@ impl ProgramData {
             Node::Lit(literal) => self.literal(literal),
         }
         at
+    }
+
+    /// The number of `text` among categorical entry `entry`'s declared
+    /// values (the first, as straight-line code takes it).
+    fn value_index(&self, entry: usize, text: &str) -> Option<usize> {
+        self.categorical.get(&entry)?.iter().position(|v| v == text)
     }
 
     /// An `or`/`and` node: its end offset, child count and children.

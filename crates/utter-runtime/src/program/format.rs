@@ -45,16 +45,24 @@ pub mod variant {
 }
 
 /// What follows a [`NodeTag::CmpLit`] tag (fixed width, byte offsets): the
-/// operator byte, the literal's tag (`None` to `Str`), the entry id
-/// (`u32`) and the literal's 8 bytes: an `i64`, an `f64`'s bits, a text,
-/// or zeros.
+/// operator byte, the literal's tag (`None` to `Str`, or [`CATEGORICAL`]),
+/// the entry id (`u32`), the literal's 8 bytes (an `i64`, an `f64`'s bits,
+/// a text, or zeros) and, for a categorical value, its number among the
+/// entry's declared values (`u32`, else zero).
+///
+/// [`CATEGORICAL`]: cmp_lit::CATEGORICAL
 pub mod cmp_lit {
     pub const OPERATOR: usize = 0;
     pub const LITERAL: usize = 1;
     pub const ENTRY: usize = 2;
     pub const PAYLOAD: usize = 6;
+    pub const VALUE_INDEX: usize = 14;
     /// The length after the tag.
-    pub const LEN: usize = 14;
+    pub const LEN: usize = 18;
+    /// The literal's tag for `==`/`!=` with one of a categorical entry's
+    /// declared values: a text, decided by the value's number where the
+    /// reader can (`Reader::holds_text`).
+    pub const CATEGORICAL: u8 = 0x80;
 }
 
 /// What follows a [`NodeTag::IntRun`] tag (byte offsets): the entry id,

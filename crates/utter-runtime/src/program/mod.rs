@@ -191,18 +191,26 @@ impl<'a> Program<'a> {
         let mut index = 0;
         while let Some(variant) = variants.get(index) {
             let condition = le32(variant, variant::CONDITION) as usize;
-            if condition != ABSENT as usize {
-                match program.decide(index, condition, entries, reader) {
+            // The next variant does not wait for this condition's outcome
+            // (measured: a `max` of the outcome, made a conditional move,
+            // held every variant back by the one before it).
+            index += 1;
+            if condition == ABSENT as usize {
+                continue;
+            }
+            if program.code.get(condition) == Some(&(NodeTag::IntRun as u8)) {
+                match program.int_run(condition + 1, entries, reader) {
                     // A run's variant is the response's own (data that
                     // says otherwise selects nothing).
-                    Decision::Holds(variant) => {
+                    Some(Decision::Holds(variant)) => {
                         return (variant < variants.len()).then_some(variant);
                     }
-                    // Always forward: a run ends after its first variant.
-                    Decision::Next(next) => index = next.max(index + 1),
+                    // Past the run, always forward.
+                    Some(Decision::Next(after)) => index = index.max(after),
+                    None => {}
                 }
-            } else {
-                index += 1;
+            } else if program.condition_holds(condition, entries, reader) {
+                return Some(index - 1);
             }
         }
         None

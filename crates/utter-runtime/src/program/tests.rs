@@ -128,6 +128,24 @@ fn small_or_big() -> ProgramData {
 }
 
 #[test]
+fn a_declared_value_is_compared_by_number() {
+    let cond = Cond::Compare(
+        Box::new(Cond::Ref(0)),
+        vec![(CmpOp::Eq, Cond::Lit(Value::Str("c".into())))],
+    );
+    let mut data = ProgramData::default();
+    data.declare_values(0, &VALUES);
+    let at = data.condition(&cond) as usize;
+    let record = &data.code[at + 1..];
+    assert_eq!(record[cmp_lit::LITERAL], cmp_lit::CATEGORICAL);
+    assert_eq!(record[cmp_lit::VALUE_INDEX], 2, "\"c\" is value number 2");
+    // Not declared: compared by text.
+    let mut plain = ProgramData::default();
+    let at = plain.condition(&cond) as usize;
+    assert_eq!(plain.code[at + 1 + cmp_lit::LITERAL], NodeTag::Str as u8);
+}
+
+#[test]
 fn an_encoded_program_selects_and_renders() {
     let data = small_or_big();
     let program = data.program();
@@ -215,6 +233,44 @@ fn a_run_of_int_equalities_is_decided_at_once() {
     assert_eq!(select(Value::Str("3".into())), Some(4));
     assert_eq!(select(Value::None), Some(4));
     assert_eq!(select(Value::Float(3.5)), Some(4));
+}
+
+/// The values the tests declare for both entries, as categorical.
+const VALUES: [&str; 3] = ["a", "b", "c"];
+
+/// A reader that answers categorical comparisons by the value's number
+/// only (as a typed view does): a wrong number in the program shows.
+struct ByNumber<'c>(Context<'c>);
+
+impl Reader for ByNumber<'_> {
+    fn skill_id(&self) -> Option<&str> {
+        self.0.skill_id()
+    }
+
+    fn value<S: AsRef<str>, V>(&self, entry: &Entry<S, V>) -> ValueRef<'_> {
+        self.0.value(entry)
+    }
+
+    fn holds_text<S: AsRef<str>, V>(&self, entry: &Entry<S, V>, index: usize, _: &str) -> bool {
+        VALUES
+            .get(index)
+            .is_some_and(|v| crate::fast::eq_str(self.0.value(entry), v))
+    }
+}
+
+/// `entry ==/!= 'text'` (either way round), with declared values and not.
+fn text_equality() -> impl Strategy<Value = Cond> {
+    let text = prop_oneof![Just("a"), Just("b"), Just("c"), Just("ab"), Just("")];
+    (0usize..2, text, any::<bool>(), any::<bool>()).prop_map(|(entry, text, ne, flipped)| {
+        let op = if ne { CmpOp::Ne } else { CmpOp::Eq };
+        let (entry, text) = (Cond::Ref(entry), Cond::Lit(Value::Str(text.into())));
+        let (first, other) = if flipped {
+            (text, entry)
+        } else {
+            (entry, text)
+        };
+        Cond::Compare(Box::new(first), vec![(op, other)])
+    })
 }
 
 fn scalar() -> impl Strategy<Value = Value> {
@@ -385,6 +441,39 @@ proptest! {
         let ctx = Context::new(&memory);
         let expected = meaning(&cond, &ctx).map(ValueRef::truthy);
         prop_assert_eq!(data.program().evaluate(at, &ENTRIES, &ctx), expected);
+    }
+
+    /// Categorical comparisons are encoded by the value's number, and a
+    /// reader that decides by number agrees with the text, nested in any
+    /// condition.
+    #[test]
+    fn categorical_comparisons_read_back(
+        cond in prop_oneof![text_equality(), condition()].prop_recursive(2, 8, 3, |inner| prop_oneof![
+            prop::collection::vec(inner.clone(), 1..3).prop_map(Cond::Or),
+            prop::collection::vec(inner.clone(), 1..3).prop_map(Cond::And),
+            inner.prop_map(|c| Cond::Not(Box::new(c))),
+        ]),
+        n in prop_oneof![Just(Value::Str("a".into())), Just(Value::Str("c".into())), scalar()],
+        m in prop_oneof![Just(Value::Str("b".into())), scalar()],
+    ) {
+        let mut data = ProgramData::default();
+        data.declare_values(0, &VALUES);
+        data.declare_values(1, &VALUES);
+        let at = data.condition(&cond) as usize;
+        let memory = MapMemory::new().with("s", "n", n).with("s", "m", m);
+        let ctx = Context::new(&memory);
+        let expected = meaning(&cond, &ctx).map(ValueRef::truthy);
+        let program = data.program();
+        prop_assert_eq!(program.evaluate(at, &ENTRIES, &ByNumber(Context::new(&memory))), expected);
+        prop_assert_eq!(program.evaluate(at, &ENTRIES, &ctx), expected);
+        // And as a variant's condition, decided by selection.
+        let none: [Piece<String, Vec<usize>>; 0] = [];
+        let mut data = ProgramData::default();
+        data.declare_values(0, &VALUES);
+        data.declare_values(1, &VALUES);
+        data.response("utter_c", None, &[VariantSource { condition: Some(&cond), rephrase: false, pieces: &none }]);
+        let selected = data.program().select(0, &ENTRIES, &ByNumber(Context::new(&memory)));
+        prop_assert_eq!(selected.is_some(), matches!(meaning(&cond, &ctx), Ok(v) if v.truthy()));
     }
 
     /// Data that does not decode never panics: it selects nothing, or
