@@ -18,7 +18,9 @@
 //! - `code`: conditions and pieces. A piece: a [`PieceTag`], then what the
 //!   tag says. A condition node: a [`NodeTag`], then what the tag says; an
 //!   operator is one byte ([`operator_byte`]); `entry <op> literal`, nearly
-//!   every condition, is one fixed-width record ([`cmp_lit`]).
+//!   every condition, is one fixed-width record ([`cmp_lit`]); a run of
+//!   consecutive `entry == <int>` variants is one node, the first one's
+//!   condition, with its sorted keys ([`int_run`]).
 //!
 //! One owner: the layout is named in `format`, written by [`ProgramData`]
 //! (`encode`) and read here and in `eval`, beside each other. Decoding is
@@ -41,7 +43,8 @@ use eval::{Cursor, Decision, Stop, le32};
 
 pub use encode::{Condition, Literal, Node, ProgramData, VariantSource};
 pub use format::{
-    ABSENT, NodeTag, OPERATORS, PieceTag, cmp_lit, operator, operator_byte, response, variant,
+    ABSENT, NodeTag, OPERATORS, PieceTag, cmp_lit, int_run, operator, operator_byte, response,
+    variant,
 };
 
 /// An encoded agent (see the module docs for the layout).
