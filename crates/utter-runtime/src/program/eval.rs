@@ -54,6 +54,15 @@ pub(super) fn le32<const N: usize>(record: &[u8; N], at: usize) -> u32 {
     u32::from_le_bytes(bytes)
 }
 
+/// The little-endian 8 bytes at `at` of a fixed-size record (an `i64`, or
+/// an `f64`'s bits).
+#[inline(always)]
+fn le64<const N: usize>(record: &[u8; N], at: usize) -> u64 {
+    let mut bytes = [0; 8];
+    bytes.copy_from_slice(&record[at..at + 8]);
+    u64::from_le_bytes(bytes)
+}
+
 /// Why evaluation stopped: the condition cannot be evaluated (a variant
 /// skipped), or the data does not decode.
 pub(super) enum Stop {
@@ -113,11 +122,7 @@ impl<'a> Program<'a> {
         let Some(key) = int_key(value) else {
             return Some(Decision::Next(after));
         };
-        let key_of = |k: &[u8; int_run::KEY_LEN]| {
-            let mut bytes = [0; 8];
-            bytes.copy_from_slice(&k[..8]);
-            i64::from_le_bytes(bytes)
-        };
+        let key_of = |k: &[u8; int_run::KEY_LEN]| le64(k, 0) as i64;
         Some(match keys.binary_search_by_key(&key, key_of) {
             Ok(found) => Decision::Holds(le32(&keys[found], 8) as usize),
             Err(_) => Decision::Next(after),
@@ -194,11 +199,7 @@ impl<'a> Program<'a> {
         const NE: u8 = 1;
         const INT: u8 = NodeTag::Int as u8;
         const STR: u8 = NodeTag::Str as u8;
-        let Some(record) = self
-            .code
-            .get(at..)
-            .and_then(<[u8]>::first_chunk::<{ cmp_lit::LEN }>)
-        else {
+        let Some(record) = self.cmp_lit_record(at) else {
             return false;
         };
         let op = record[cmp_lit::OPERATOR];
@@ -212,9 +213,7 @@ impl<'a> Program<'a> {
         let value = read_entry(record, entries, reader);
         match record[cmp_lit::LITERAL] {
             INT => {
-                let mut payload = [0; 8];
-                payload.copy_from_slice(&record[cmp_lit::PAYLOAD..cmp_lit::PAYLOAD + 8]);
-                let literal = i64::from_le_bytes(payload);
+                let literal = le64(record, cmp_lit::PAYLOAD) as i64;
                 match op {
                     EQ => eq_int(value, literal),
                     NE => !eq_int(value, literal),
@@ -223,9 +222,7 @@ impl<'a> Program<'a> {
                 }
             }
             STR => {
-                let offset = le32(record, cmp_lit::PAYLOAD) as usize;
-                let len = le32(record, cmp_lit::PAYLOAD + 4) as usize;
-                let Some(literal) = self.str_at(offset, len) else {
+                let Some(literal) = self.literal_text(record) else {
                     return false;
                 };
                 match op {
@@ -248,11 +245,7 @@ impl<'a> Program<'a> {
         entries: &[Entry<N, V>],
         reader: &'a R,
     ) -> Result<bool, Stop> {
-        let record: &[u8; cmp_lit::LEN] = self
-            .code
-            .get(at..)
-            .and_then(<[u8]>::first_chunk)
-            .ok_or(Stop::Malformed)?;
+        let record = self.cmp_lit_record(at).ok_or(Stop::Malformed)?;
         let op = operator(record[cmp_lit::OPERATOR]).ok_or(Stop::Malformed)?;
         if record[cmp_lit::LITERAL] == cmp_lit::CATEGORICAL {
             // Only `==` and `!=` are encoded so; neither can fail.
@@ -261,27 +254,31 @@ impl<'a> Program<'a> {
                 .ok_or(Stop::Malformed)?;
             return Ok(holds == (op == CmpOp::Eq));
         }
-        let id = le32(record, cmp_lit::ENTRY) as usize;
-        let value = match entries.get(id) {
-            Some(entry) => reader.value(entry),
-            None => ValueRef::None,
-        };
-        let mut payload = [0; 8];
-        payload.copy_from_slice(&record[cmp_lit::PAYLOAD..cmp_lit::PAYLOAD + 8]);
+        let value = read_entry(record, entries, reader);
         let literal = match NodeTag::try_from(record[cmp_lit::LITERAL]) {
-            Ok(NodeTag::Int) => ValueRef::Int(i64::from_le_bytes(payload)),
-            Ok(NodeTag::Str) => {
-                let offset = le32(record, cmp_lit::PAYLOAD) as usize;
-                let len = le32(record, cmp_lit::PAYLOAD + 4) as usize;
-                ValueRef::Str(self.str_at(offset, len).ok_or(Stop::Malformed)?)
-            }
-            Ok(NodeTag::Float) => ValueRef::Float(f64::from_le_bytes(payload)),
+            Ok(NodeTag::Int) => ValueRef::Int(le64(record, cmp_lit::PAYLOAD) as i64),
+            Ok(NodeTag::Str) => ValueRef::Str(self.literal_text(record).ok_or(Stop::Malformed)?),
+            Ok(NodeTag::Float) => ValueRef::Float(f64::from_bits(le64(record, cmp_lit::PAYLOAD))),
             Ok(NodeTag::True) => ValueRef::Bool(true),
             Ok(NodeTag::False) => ValueRef::Bool(false),
             Ok(NodeTag::None) => ValueRef::None,
             _ => return Err(Stop::Malformed),
         };
         Ok(compare_literal(op, value, literal)?)
+    }
+
+    /// The [`cmp_lit`] record after the tag at `at`, in one bounds check.
+    #[inline(always)]
+    fn cmp_lit_record(self, at: usize) -> Option<&'a [u8; cmp_lit::LEN]> {
+        self.code.get(at..)?.first_chunk()
+    }
+
+    /// The text literal of a [`cmp_lit`] record.
+    #[inline(always)]
+    fn literal_text(self, record: &[u8; cmp_lit::LEN]) -> Option<&'a str> {
+        let offset = le32(record, cmp_lit::PAYLOAD) as usize;
+        let len = le32(record, cmp_lit::PAYLOAD + 4) as usize;
+        self.str_at(offset, len)
     }
 
     /// Whether the categorical entry of a [`cmp_lit`] record holds its
@@ -294,9 +291,7 @@ impl<'a> Program<'a> {
         entries: &[Entry<N, V>],
         reader: &'a R,
     ) -> Option<bool> {
-        let offset = le32(record, cmp_lit::PAYLOAD) as usize;
-        let len = le32(record, cmp_lit::PAYLOAD + 4) as usize;
-        let text = self.str_at(offset, len)?;
+        let text = self.literal_text(record)?;
         let index = le32(record, cmp_lit::VALUE_INDEX) as usize;
         Some(match entries.get(le32(record, cmp_lit::ENTRY) as usize) {
             Some(entry) => reader.holds_text(entry, index, text),
