@@ -1,7 +1,7 @@
 //! What generated code calls; not a stable API. Each item lives in the
 //! module of its concern; this one only gathers them.
 
-pub use crate::compiled::{Constant, Response, deliver, rendered};
+pub use crate::compiled::{Selected, deliver, pick, rendered};
 pub use crate::delivery::Delivery;
 pub use crate::fast::{
     eq_bool, eq_float, eq_int, eq_str, holds, int_key, ord_float, ord_int, ord_str,

@@ -1,5 +1,11 @@
 //! Delivery of a response compiled to straight-line code: its static
 //! variants, the generated selection `fn` and writers.
+//!
+//! One dispatch: the generated `select` leads a response's number to its
+//! selection, in line, and returns the variant's record with its number.
+//! There is no shortcut for a response that never depends on memory: its
+//! arm of `select` is a constant, and checking a flag before `select` cost
+//! every other delivery more than the call it saved (benches/README.md).
 
 use std::borrow::Cow;
 
@@ -9,51 +15,33 @@ use crate::piece::Variant;
 use crate::template::{Rendered, render};
 use crate::writer::{WriteFn, Writer, written};
 
-/// A compiled response: its variants in YAML order; selection is the
-/// response's generated straight-line function.
-pub struct Response {
-    /// The response's name.
-    pub name: &'static str,
-    /// Its variants, in YAML order.
-    pub variants: &'static [Variant],
-    /// Set by the generator when the delivery never depends on memory:
-    /// no variant is conditioned and the default's text is literal.
-    pub constant: Option<Constant>,
+/// The variant a generated `select` picked: its number and its record.
+pub type Selected = Option<(usize, &'static Variant)>;
+
+/// Variant number `selected` of `variants`, as a generated `select`
+/// returns it. The record travels with the number, so delivery neither
+/// looks the response up again nor checks the number against its variants
+/// (inlined into an arm, the number is one of the arm's constants and
+/// `get` folds away); an out-of-range number is no variant, not a panic.
+#[inline]
+pub fn pick(variants: &'static [Variant], selected: Option<usize>) -> Selected {
+    let index = selected?;
+    Some((index, variants.get(index)?))
 }
 
-/// The delivery of a response that never depends on memory.
-pub struct Constant {
-    /// The text delivered.
-    pub text: &'static str,
-    /// The variant it is.
-    pub variant: usize,
-    /// Its `metadata.rephrase`.
-    pub rephrase: bool,
-}
-
-/// Delivers `response`: a constant one without selecting, any other
-/// through its generated `select`, rendered from `reader` by the
-/// variant's generated writer when it has one, else piece by piece.
+/// Delivers the variant of response `name` that its generated `select`
+/// picked, rendered from `reader` by the variant's generated writer when
+/// it has one, else piece by piece.
 #[inline]
 pub fn deliver<R: Reader>(
-    response: &'static Response,
+    name: &'static str,
     entries: &'static [Entry],
     reader: &R,
-    select: impl FnOnce(&R) -> Option<usize>,
+    selected: Selected,
     shapes: impl FnOnce(usize) -> Option<WriteFn<R>>,
 ) -> Delivery<'static> {
-    if let Some(constant) = &response.constant {
-        return Delivery {
-            text: Cow::Borrowed(constant.text),
-            response: response.name,
-            variant: Some(constant.variant),
-            rephrase: constant.rephrase,
-            fallback: false,
-        };
-    }
-    match select(reader) {
-        Some(index) => {
-            let variant = &response.variants[index];
+    match selected {
+        Some((index, variant)) => {
             // The writer is looked up only for a text with placeholders.
             let text = match variant.literal {
                 Some(text) => Cow::Borrowed(text),
@@ -64,13 +52,13 @@ pub fn deliver<R: Reader>(
             };
             Delivery {
                 text,
-                response: response.name,
+                response: name,
                 variant: Some(index),
                 rephrase: variant.rephrase,
                 fallback: false,
             }
         }
-        None => Delivery::fallback(response.name),
+        None => Delivery::fallback(name),
     }
 }
 
@@ -78,14 +66,13 @@ pub fn deliver<R: Reader>(
 /// into any `fmt::Write` (or through `Display`) with no allocation.
 #[inline]
 pub fn rendered<'r, R: Reader>(
-    response: &'static Response,
+    name: &'static str,
     entries: &'static [Entry],
     reader: &'r R,
-    selected: Option<usize>,
+    selected: Selected,
     shapes: impl FnOnce(usize) -> Option<WriteFn<R>>,
 ) -> Rendered<'r, R> {
-    let selected = selected.map(|index| {
-        let variant = &response.variants[index];
+    let selected = selected.map(|(index, variant)| {
         let write = if variant.literal.is_none() {
             Writer::of(variant, shapes)
         } else {
@@ -93,5 +80,5 @@ pub fn rendered<'r, R: Reader>(
         };
         (index, variant, write)
     });
-    Rendered::new(response.name, selected, entries, reader)
+    Rendered::new(name, selected, entries, reader)
 }

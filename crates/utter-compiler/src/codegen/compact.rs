@@ -12,7 +12,7 @@ use super::lit_str;
 use crate::lower::Registry;
 
 /// The compiled responses in compact form: `PROGRAM` and the entry points
-/// `select`, `deliver` and `rendered` (as the straight-line form has them).
+/// `deliver` and `rendered` (as the straight-line form has them).
 pub fn compact_responses(registry: &Registry) -> TokenStream {
     let program = registry.encode();
     let strings = lit_str(&program.strings);
@@ -27,12 +27,6 @@ pub fn compact_responses(registry: &Registry) -> TokenStream {
             responses: #responses,
             variants: #variants,
         };
-
-        /// The variant of response number `response` to deliver.
-        #[inline]
-        pub fn select<R: Reader>(response: usize, r: &R) -> Option<usize> {
-            PROGRAM.select(response, &ENTRIES, r)
-        }
 
         /// Delivers response number `response` from `r`.
         #[inline]

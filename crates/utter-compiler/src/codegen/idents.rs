@@ -3,7 +3,7 @@
 //! Internal items live in the private module `__utter_compiled`. Each kind
 //! has its own prefix, and every numbered name is the prefix followed by
 //! digits (and `_` digits): no prefix is another's prefix followed by a
-//! digit, and no fixed name of the module (`ENTRIES`, `RESPONSES`, `select`,
+//! digit, and no fixed name of the module (`ENTRIES`, `NAMES`, `select`,
 //! ...) is a prefix followed by digits, so no two items can meet whatever
 //! the YAML files hold. Names from the YAML files never name an internal
 //! item: they become enum variants and fields (see [`crate::names`]).
@@ -12,6 +12,7 @@
 //! | --- | --- |
 //! | memory entry constant | `E{entry}` |
 //! | static pieces of a variant's text | `T{response}_{variant}` |
+//! | static variant records of a response | `V{response}` |
 //! | selection `fn` of a shape of conditions | `s{shape}` |
 //! | a selection's entry, text or int (local binding) | `e{n}`, `x{n}`, `k{n}` |
 //! | part `n` of `select` (a large agent's) | `part{n}` |
@@ -48,6 +49,11 @@ pub fn entry_const(entry: usize) -> Ident {
 /// The static pieces of variant `variant` of response `response`.
 pub fn text_static(response: usize, variant: usize) -> Ident {
     format_ident!("T{}_{}", response, variant)
+}
+
+/// The static variant records of response `response`.
+pub fn variants_static(response: usize) -> Ident {
+    format_ident!("V{}", response)
 }
 
 /// The selection `fn` of shape `shape` of selection chains.
@@ -111,7 +117,6 @@ mod tests {
     fn internal_names_never_meet() {
         let fixed = [
             "ENTRIES",
-            "RESPONSES",
             "PROGRAM",
             "writer",
             "select",
@@ -133,6 +138,7 @@ mod tests {
         for a in 0..24 {
             insert(entry_const(a).to_string());
             insert(select_fn(a).to_string());
+            insert(variants_static(a).to_string());
             insert(writer_fn(a).to_string());
             insert(writer_text(a).to_string());
             insert(selection_entry(a).to_string());

@@ -87,8 +87,8 @@ fn compiled_module(form: &str, items: TokenStream) -> TokenStream {
             use ::core::option::Option::{self, None, Some};
             use ::core::result::Result::Ok;
             use ::utter::__private::{
-                Constant, Context, Delivery, Entry, Piece, Program, Reader, Rendered, Response, Variant, compare,
-                eq_bool, eq_float, eq_int, eq_str, holds, int_key, ord_float, ord_int, ord_str, put, Out, WriteFn,
+                Context, Delivery, Entry, Piece, Program, Reader, Rendered, Selected, Variant, compare,
+                eq_bool, eq_float, eq_int, eq_str, holds, int_key, ord_float, ord_int, ord_str, pick, put, Out, WriteFn,
                 deliver as deliver_compiled, rendered as render_selected,
             };
             use ::utter::{CmpOp::{Eq, Ge, Gt, Le, Lt, Ne}, EntryType, py_eq};
@@ -240,7 +240,7 @@ pub fn skeleton(checked: &Checked) -> TokenStream {
     let skills = skills::skill_items(&skill_ids, None, &mut conditions, &mut Vec::new());
     let typed = memory::typed_memory(&checked.memory);
     let entries = memory::entry_table(&checked.memory);
-    let fallbacks = responses::skeleton_responses(&names);
+    let fallbacks = responses::skeleton_responses();
     let reload = reload::reload_items(None, &Origin::default());
     let form = " The project has errors: every response delivers its name.";
     let module = compiled_module(form, quote!(#entries #tables #fallbacks #reload));

@@ -63,19 +63,6 @@ pub fn response_doc(response: &Response) -> Vec<String> {
     doc
 }
 
-/// The text, variant and rephrase flag of a response whose delivery never
-/// depends on memory: no variant is conditioned, and the default's text has
-/// no placeholder (what `render` would borrow as it is).
-fn constant_delivery(response: &Response) -> Option<(&str, usize, bool)> {
-    if response.variants.iter().any(|v| v.condition.is_some()) {
-        return None;
-    }
-    let index = response.default?;
-    let variant = &response.variants[index];
-    let text = literal_text(&variant.pieces)?;
-    Some((text, index, variant.rephrase))
-}
-
 /// The `if` branches of a selection chain over the conditioned variants
 /// (YAML order): one per condition, except that consecutive variants
 /// comparing the same entry with int literals share one `match`.
@@ -123,16 +110,15 @@ struct Functions {
     selections: Selections,
 }
 
-/// Per response: its items (texts), its `RESPONSES` entry and its
-/// selection (an expression over `r`).
+/// Per response: its items (texts and variant records) and its selection
+/// (an expression over `r`: the variant picked, number and record).
 fn response_items(
     index: usize,
     response: &Response,
     conditions: &mut Conditions<'_>,
     functions: &mut Functions,
     entries: &[Entry<String, Vec<String>>],
-) -> (TokenStream, TokenStream, TokenStream) {
-    let name = lit_str(&response.name);
+) -> (TokenStream, TokenStream) {
     let mut items = Vec::new();
     let mut variants = Vec::new();
     let mut conditioned = Vec::new();
@@ -176,35 +162,25 @@ fn response_items(
         let user = format!("`{}`", doc_text(&response.name, 120));
         functions.selections.call(&body, &bound, &user)
     };
-    let constant = match constant_delivery(response) {
-        Some((text, variant, rephrase)) => {
-            let text = lit_str(text);
-            let variant = Literal::usize_unsuffixed(variant);
-            quote!(Some(Constant { text: #text, variant: #variant, rephrase: #rephrase }))
-        }
-        None => quote!(None),
-    };
-    let entry = quote!(Response { name: #name, variants: &[#(#variants),*], constant: #constant });
-    (quote!(#(#items)*), entry, select)
+    let variants_static = idents::variants_static(index);
+    let select = quote!(pick(&#variants_static, #select));
+    let count = Literal::usize_unsuffixed(variants.len());
+    items.push(quote!(static #variants_static: [Variant; #count] = [#(#variants),*];));
+    (quote!(#(#items)*), select)
 }
 
 /// The entry points of a project with errors: every response falls back to
 /// its name.
-pub fn skeleton_responses(names: &[String]) -> TokenStream {
-    let count = Literal::usize_unsuffixed(names.len());
-    let names = names.iter().map(|n| lit_str(n));
+pub fn skeleton_responses() -> TokenStream {
     let select = quote! {
         /// The variant of response number `response` to deliver.
         #[inline]
-        pub fn select<R: Reader>(response: usize, r: &R) -> Option<usize> {
+        pub fn select<R: Reader>(response: usize, r: &R) -> Selected {
             None
         }
     };
     let entry_points = entry_points(select, Shapes::default().into_items());
-    quote! {
-        pub static RESPONSES: [Response; #count] = [#(Response { name: #names, variants: &[], constant: None }),*];
-        #entry_points
-    }
+    entry_points
 }
 
 /// `deliver` and `rendered` over `select` (the item `select`), over any
@@ -218,25 +194,25 @@ fn entry_points(select: TokenStream, shapes: TokenStream) -> TokenStream {
         /// [`deliver`] through the generated writers: what the typed view calls.
         #[inline]
         pub fn deliver_view<R: Reader>(response: usize, r: &R) -> Delivery<'static> {
-            deliver_compiled(&RESPONSES[response], &ENTRIES, r, |r| select(response, r), writer::<R>)
+            deliver_compiled(NAMES[response], &ENTRIES, r, select(response, r), writer::<R>)
         }
 
         /// [`rendered`] through the generated writers: what the typed view calls.
         #[inline]
         pub fn rendered_view<R: Reader>(response: usize, r: &R) -> Rendered<'_, R> {
-            render_selected(&RESPONSES[response], &ENTRIES, r, select(response, r), writer::<R>)
+            render_selected(NAMES[response], &ENTRIES, r, select(response, r), writer::<R>)
         }
 
         /// Delivers response number `response` from `r`.
         #[inline]
         pub fn deliver<R: Reader>(response: usize, r: &R) -> Delivery<'static> {
-            deliver_compiled(&RESPONSES[response], &ENTRIES, r, |r| select(response, r), |_| None)
+            deliver_compiled(NAMES[response], &ENTRIES, r, select(response, r), |_| None)
         }
 
         /// Selects response number `response` without rendering it.
         #[inline]
         pub fn rendered<R: Reader>(response: usize, r: &R) -> Rendered<'_, R> {
-            render_selected(&RESPONSES[response], &ENTRIES, r, select(response, r), |_| None)
+            render_selected(NAMES[response], &ENTRIES, r, select(response, r), |_| None)
         }
     }
 }
@@ -251,23 +227,18 @@ pub fn compiled_responses(
     conditions: &mut Conditions<'_>,
 ) -> (TokenStream, usize) {
     let mut items = Vec::new();
-    let mut table = Vec::new();
     let mut selections = Vec::new();
     let mut functions = Functions::default();
     for (i, response) in registry.responses.iter().enumerate() {
-        let (item, entry, selection) =
+        let (item, selection) =
             response_items(i, response, conditions, &mut functions, &registry.entries);
         items.push(item);
-        table.push(entry);
         selections.push(selection);
     }
-    let count = Literal::usize_unsuffixed(registry.responses.len());
     let shapes = functions.selections.len() + functions.shapes.len();
     let select = functions.selections.into_items(&selections);
     let entry_points = entry_points(select, functions.shapes.into_items());
     let code = quote! {
-        pub static RESPONSES: [Response; #count] = [#(#table),*];
-
         #(#items)*
 
         #entry_points

@@ -96,7 +96,7 @@ impl Selections {
                 let body = arms_match(n * SELECT_PART, part);
                 quote! {
                     #[inline]
-                    fn #name<R: Reader>(response: usize, r: &R) -> Option<usize> {
+                    fn #name<R: Reader>(response: usize, r: &R) -> Selected {
                         #body
                     }
                 }
@@ -120,7 +120,7 @@ impl Selections {
 
             /// The variant of response number `response` to deliver.
             #[inline]
-            pub fn select<R: Reader>(response: usize, r: &R) -> Option<usize> {
+            pub fn select<R: Reader>(response: usize, r: &R) -> Selected {
                 #select
             }
         }
