@@ -179,8 +179,7 @@ pub fn skeleton_responses() -> TokenStream {
             None
         }
     };
-    let entry_points = entry_points(select, Shapes::default().into_items());
-    entry_points
+    entry_points(select, Shapes::default().into_items())
 }
 
 /// `deliver` and `rendered` over `select` (the item `select`), over any
