@@ -82,3 +82,33 @@ pub fn rendered<'r, R: Reader>(
     });
     Rendered::new(name, selected, entries, reader)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    static VARIANTS: [Variant; 2] = [
+        Variant {
+            pieces: &[],
+            literal: Some(""),
+            rephrase: false,
+            capacity: 0,
+            writer: None,
+        },
+        Variant {
+            pieces: &[],
+            literal: Some("second"),
+            rephrase: true,
+            capacity: 6,
+            writer: None,
+        },
+    ];
+
+    #[test]
+    fn pick_hands_over_the_record_of_the_number_and_never_panics() {
+        let (index, variant) = pick(&VARIANTS, Some(1)).expect("in range");
+        assert_eq!((index, variant.literal), (1, Some("second")));
+        assert!(pick(&VARIANTS, Some(2)).is_none());
+        assert!(pick(&VARIANTS, None).is_none());
+    }
+}

@@ -136,8 +136,8 @@ impl Selections {
 /// instructions per delivery measured at 1,000 responses in parts of 256).
 /// So parts start above 1,024 responses: agents of 1,025 to
 /// [`super::STRAIGHT_LINE_BUDGET`] responses of few shapes pay that call
-/// (1,222 instructions for a delivery by name at 1,500 responses against
-/// 1,150 at 1,000, and 2,433 in the compact form), larger ones are compact
+/// (1,215 instructions for a delivery by name at 1,500 responses against
+/// 1,172 at 1,000, and 1,735 in the compact form), larger ones are compact
 /// unless forced to straight-line code.
 const SELECT_PART: usize = 1_024;
 
