@@ -102,7 +102,7 @@ impl<'a> Program<'a> {
     /// entry read once, its integral value looked up among the sorted keys
     /// (`value == k` exactly when `int_key(value)` is `k`).
     pub(super) fn int_run<N: AsRef<str>, V, R: Reader>(
-        self,
+        &self,
         at: usize,
         entries: &[Entry<N, V>],
         reader: &'a R,
@@ -134,7 +134,7 @@ impl<'a> Program<'a> {
     /// line (no call, no recursion).
     #[inline(always)]
     pub(super) fn condition_holds<N: AsRef<str>, V, R: Reader>(
-        self,
+        &self,
         at: usize,
         entries: &[Entry<N, V>],
         reader: &'a R,
@@ -144,7 +144,24 @@ impl<'a> Program<'a> {
                 self.compare_to_literal_holds(at + 1, entries, reader)
             }
             Some(&tag) if tag == NodeTag::And as u8 => self.all_hold(at, entries, reader),
-            _ => matches!(self.truth(at, entries, reader), Ok((true, _))),
+            _ => self.truth_holds(at, entries, reader).is_some(),
+        }
+    }
+
+    /// Whether the node at `at` holds by the general rule, and the offset
+    /// after it. Out of line, and by reference: inlined, the general
+    /// evaluator's frame and a copy of the program per call were paid by
+    /// every selection loop, also for conditions that never need it.
+    #[inline(never)]
+    fn truth_holds<N: AsRef<str>, V, R: Reader>(
+        &self,
+        at: usize,
+        entries: &[Entry<N, V>],
+        reader: &'a R,
+    ) -> Option<usize> {
+        match self.truth(at, entries, reader) {
+            Ok((true, after)) => Some(after),
+            _ => None,
         }
     }
 
@@ -153,7 +170,7 @@ impl<'a> Program<'a> {
     /// hold either, so operands are decided as booleans (not so for `or`
     /// or `not`, where an error is not a false operand).
     fn all_hold<N: AsRef<str>, V, R: Reader>(
-        self,
+        &self,
         at: usize,
         entries: &[Entry<N, V>],
         reader: &'a R,
@@ -173,9 +190,9 @@ impl<'a> Program<'a> {
                 }
                 next += 1 + cmp_lit::LEN;
             } else {
-                match self.truth(next, entries, reader) {
+                match self.truth_holds(next, entries, reader) {
                     // Forward only (an `after` is past its node).
-                    Ok((true, after)) if after > next => next = after,
+                    Some(after) if after > next => next = after,
                     _ => return false,
                 }
             }
@@ -190,7 +207,7 @@ impl<'a> Program<'a> {
     /// [`Program::compare_to_literal`].
     #[inline(always)]
     fn compare_to_literal_holds<N: AsRef<str>, V, R: Reader>(
-        self,
+        &self,
         at: usize,
         entries: &[Entry<N, V>],
         reader: &'a R,
@@ -232,15 +249,27 @@ impl<'a> Program<'a> {
                         .is_some_and(|op| matches!(ord_str(op, value, literal), Ok(true))),
                 }
             }
-            _ => matches!(self.compare_to_literal(at, entries, reader), Ok(true)),
+            _ => self.other_literal_holds(at, entries, reader),
         }
+    }
+
+    /// [`Program::compare_to_literal_holds`] for the rare literals (floats,
+    /// booleans, `None`): out of line, as [`Program::truth_holds`] is.
+    #[inline(never)]
+    fn other_literal_holds<N: AsRef<str>, V, R: Reader>(
+        &self,
+        at: usize,
+        entries: &[Entry<N, V>],
+        reader: &'a R,
+    ) -> bool {
+        matches!(self.compare_to_literal(at, entries, reader), Ok(true))
     }
 
     /// `entry <op> literal`: the record after a [`NodeTag::CmpLit`] tag at
     /// `at`, read in one bounds check.
     #[inline(always)]
     fn compare_to_literal<N: AsRef<str>, V, R: Reader>(
-        self,
+        &self,
         at: usize,
         entries: &[Entry<N, V>],
         reader: &'a R,
@@ -269,13 +298,13 @@ impl<'a> Program<'a> {
 
     /// The [`cmp_lit`] record after the tag at `at`, in one bounds check.
     #[inline(always)]
-    fn cmp_lit_record(self, at: usize) -> Option<&'a [u8; cmp_lit::LEN]> {
+    fn cmp_lit_record(&self, at: usize) -> Option<&'a [u8; cmp_lit::LEN]> {
         self.code.get(at..)?.first_chunk()
     }
 
     /// The text literal of a [`cmp_lit`] record.
     #[inline(always)]
-    fn literal_text(self, record: &[u8; cmp_lit::LEN]) -> Option<&'a str> {
+    fn literal_text(&self, record: &[u8; cmp_lit::LEN]) -> Option<&'a str> {
         let offset = le32(record, cmp_lit::PAYLOAD) as usize;
         let len = le32(record, cmp_lit::PAYLOAD + 4) as usize;
         self.str_at(offset, len)
@@ -286,7 +315,7 @@ impl<'a> Program<'a> {
     /// decode.
     #[inline(always)]
     fn categorical<N: AsRef<str>, V, R: Reader>(
-        self,
+        &self,
         record: &[u8; cmp_lit::LEN],
         entries: &[Entry<N, V>],
         reader: &'a R,
@@ -304,7 +333,7 @@ impl<'a> Program<'a> {
     /// it; every node but `or`, `and`, `not` and `entry <op> literal`
     /// through [`Program::eval`].
     pub(super) fn truth<N: AsRef<str>, V, R: Reader>(
-        self,
+        &self,
         at: usize,
         entries: &[Entry<N, V>],
         reader: &'a R,
@@ -348,7 +377,7 @@ impl<'a> Program<'a> {
     /// Evaluates the condition node at `at`: its value and the offset
     /// after it. (Called on the program narrowed to the reader's lifetime.)
     fn eval<N: AsRef<str>, V, R: Reader>(
-        self,
+        &self,
         at: usize,
         entries: &[Entry<N, V>],
         reader: &'a R,

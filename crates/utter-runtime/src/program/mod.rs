@@ -318,6 +318,7 @@ impl<'a> Program<'a> {
 
     /// Delivers response number `response` from `reader`: selected,
     /// rendered; the name itself when nothing can be selected.
+    #[inline]
     pub fn deliver<N: AsRef<str>, V, R: Reader>(
         &self,
         response: usize,
