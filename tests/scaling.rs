@@ -1,9 +1,12 @@
-//! Validation scales with its input: 10 times the input takes at most 20
+//! Validation scales with its input: 10 times the input takes at most 30
 //! times as long (linear is 10, n log n about 11.5, quadratic 100; the
 //! rest is room for cache effects of the larger input and a busy machine). A ratio
 //! within one process, the best of three runs each, so machine speed and
 //! noise cancel out; sizes are chosen so the larger run takes a good
-//! fraction of a second.
+//! fraction of a second. A ratio over the bound is measured again, up to
+//! three times: a CI run once saw 21.8x for linear JSON parsing while two
+//! builds shared its two cores, and a load spike does not last three
+//! measurements where a quadratic step is over the bound every time.
 
 use std::fmt::Write;
 use std::time::{Duration, Instant};
@@ -30,18 +33,28 @@ fn assert_scales(what: &str, make: impl Fn(usize) -> Box<dyn Fn()>, n: usize) {
     let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let small = make(n);
     let large = make(n * 10);
-    let t_small = best_of_three(&small);
-    let t_large = best_of_three(&large);
-    let ratio = t_large.as_secs_f64() / t_small.as_secs_f64().max(1e-6);
-    println!(
-        "{what}: {n} in {t_small:?}, {} in {t_large:?}: {ratio:.1}x",
-        n * 10
-    );
-    assert!(
-        ratio <= 20.0,
-        "{what}: 10x the input took {ratio:.1}x the time ({t_small:?} -> {t_large:?})"
+    let mut ratios = Vec::new();
+    for _ in 0..3 {
+        let t_small = best_of_three(&small);
+        let t_large = best_of_three(&large);
+        let ratio = t_large.as_secs_f64() / t_small.as_secs_f64().max(1e-6);
+        println!(
+            "{what}: {n} in {t_small:?}, {} in {t_large:?}: {ratio:.1}x",
+            n * 10
+        );
+        if ratio <= MAX_RATIO {
+            return;
+        }
+        ratios.push(format!("{ratio:.1}x"));
+    }
+    panic!(
+        "{what}: 10x the input took {} the time in three measurements",
+        ratios.join(", ")
     );
 }
+
+/// The most 10x the input may take, as a multiple of the time.
+const MAX_RATIO: f64 = 30.0;
 
 fn files(list: Vec<(String, String)>) -> ProjectFiles {
     ProjectFiles::from_files(list.into_iter().map(|(p, t)| (p, t.into_bytes())))
