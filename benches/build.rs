@@ -77,8 +77,8 @@ const SHAPED: [(usize, usize); 8] = [
     (1_000, 300),
     (1_000, 1_000),
     (1_500, 1),
-    (1_600, 1),
     (2_000, 1),
+    (2_100, 1),
 ];
 
 fn write_agent(dir: &Path, files: &[(String, String)]) {

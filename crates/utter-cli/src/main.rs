@@ -174,8 +174,8 @@ enum Command {
         #[arg(default_value = ".")]
         agent_dir: PathBuf,
         /// How responses are compiled: by build cost (compact when the
-        /// responses plus 5 per distinct shape of conditions or text exceed
-        /// 1,600), straight-line code, or compact data.
+        /// responses plus 7 per distinct shape of conditions or text exceed
+        /// 2,100), straight-line code, or compact data.
         #[arg(long, value_enum, default_value_t = StrategyArg::Auto)]
         strategy: StrategyArg,
     },

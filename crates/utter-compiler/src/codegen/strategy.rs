@@ -19,16 +19,18 @@ pub enum Strategy {
 /// The build cost [`Strategy::Auto`] allows straight-line code, counted in
 /// responses: each response costs one and each distinct shape of selection
 /// or of text [`SHAPE_COST`], because a release build's time follows both.
-/// Measured on this project's 2-core machine (benches/BUILD-COST-SHAPES.md):
-/// about 4 ms per response and 20 ms per shape, so the budget keeps a
-/// release build near 7 s: 1,500 responses of a few shapes, or 1,000 of up
-/// to about 110 shapes, are straight-line; 1,000 responses of 200 shapes
-/// (8 to 10 s) or of 1,000 (23 to 33 s) compact.
-pub const STRAIGHT_LINE_BUDGET: usize = 1_600;
+/// Measured on this project's 2-core machine (benches/BUILD-COST-SHAPES.md,
+/// two runs): about 3 ms per response and 17 to 23 ms per shape, so the
+/// budget keeps a release build near 7 s: 2,000 responses of a few shapes,
+/// or 1,000 of up to about 150 shapes, are straight-line; 2,100 responses
+/// of one shape, or 1,000 of 200 shapes (7 to 8 s), compact. (It was 1,600
+/// with 5 per shape until straight-line responses got cheaper to build:
+/// 1,000 responses 4.8 -> 3.3 s.)
+pub const STRAIGHT_LINE_BUDGET: usize = 2_100;
 
 /// What one distinct shape of selection or of text costs to build, in
 /// responses (see [`STRAIGHT_LINE_BUDGET`]).
-pub const SHAPE_COST: usize = 5;
+pub const SHAPE_COST: usize = 7;
 
 impl Strategy {
     /// Whether an agent of `responses` responses is compiled compact
