@@ -151,8 +151,7 @@ impl<'a> Program<'a> {
         entries: &[Entry<N, V>],
         reader: &R,
     ) -> Result<bool, EvalError> {
-        let program: Program<'_> = *self;
-        match program.truth(at, entries, reader) {
+        match self.truth(at, entries, reader) {
             Ok((holds, _)) => Ok(holds),
             Err(Stop::Eval(error)) => Err(error),
             Err(Stop::Malformed) => Ok(false),
@@ -189,7 +188,6 @@ impl<'a> Program<'a> {
         entries: &[Entry<N, V>],
         reader: &R,
     ) -> Option<usize> {
-        let program: Program<'_> = *self;
         let variants = self.variant_records(record)?;
         let mut index = 0;
         while let Some(variant) = variants.get(index) {
@@ -201,8 +199,8 @@ impl<'a> Program<'a> {
             if condition == ABSENT as usize {
                 continue;
             }
-            if program.code.get(condition) == Some(&(NodeTag::IntRun as u8)) {
-                match program.int_run(condition + 1, entries, reader) {
+            if self.code.get(condition) == Some(&(NodeTag::IntRun as u8)) {
+                match self.int_run(condition + 1, entries, reader) {
                     // A run's variant is the response's own (data that
                     // says otherwise selects nothing).
                     Some(Decision::Holds(variant)) => {
@@ -212,7 +210,7 @@ impl<'a> Program<'a> {
                     Some(Decision::Next(after)) => index = index.max(after),
                     None => {}
                 }
-            } else if program.condition_holds(condition, entries, reader) {
+            } else if self.condition_holds(condition, entries, reader) {
                 return Some(index - 1);
             }
         }
