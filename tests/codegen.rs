@@ -221,9 +221,25 @@ fn large_agents_compile_compact_unless_told_otherwise() {
         &generated(scaled(3), codegen::Strategy::Compact),
         "as asked."
     ));
-    // The compact form has no selection function per response.
-    assert!(!generated(scaled(3), codegen::Strategy::Compact).contains("fn s0"));
-    assert!(generated(scaled(3), codegen::Strategy::StraightLine).contains("fn s0"));
+    // Both forms select by compiled code; only straight-line code has a
+    // static of variant records per response.
+    let compact = generated(scaled(3), codegen::Strategy::Compact);
+    let straight = generated(scaled(3), codegen::Strategy::StraightLine);
+    assert!(compact.contains("fn s0") && straight.contains("fn s0"));
+    assert!(!compact.contains("static V0") && straight.contains("static V0"));
+    // The compact form compiles the selection of the first
+    // `COMPILED_SELECTIONS` responses with conditions, and of no more: the
+    // program walks the others' conditions.
+    let compiled = codegen::COMPILED_SELECTIONS;
+    let arms = |code: &str| code.matches("=> Compiled (s0 (r ,").count();
+    assert_eq!(arms(&compact), 3);
+    assert_eq!(
+        arms(&generated(
+            scaled(compiled + 40),
+            codegen::Strategy::Compact
+        )),
+        compiled
+    );
 }
 
 #[test]

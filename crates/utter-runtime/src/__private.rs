@@ -13,7 +13,7 @@ pub use crate::fields::{
 pub use crate::lookup::{lookup, name_hash};
 pub use crate::memory::{Context, Entry, Reader};
 pub use crate::piece::{Piece, Variant};
-pub use crate::program::Program;
+pub use crate::program::{Choice, Program};
 pub use crate::template::{Rendered, render};
 pub use crate::value::{CmpOp, EvalError, Value, ValueRef, compare};
 pub use crate::writer::{Out, WriteFn, Writer, put, written};

@@ -7,7 +7,7 @@ use std::fmt::{self, Write};
 use crate::delivery::Delivery;
 use crate::memory::{Entry, Reader};
 use crate::piece::{Piece, Variant, literal_text, text_capacity};
-use crate::program::{CompactVariant, Program};
+use crate::program::{Choice, CompactVariant, Program};
 use crate::resolve::{Resolved, bare_entry, resolve_entry};
 use crate::writer::{Out, Writer, written};
 
@@ -132,7 +132,31 @@ impl<'r, R: Reader> Rendered<'r, R> {
         entries: &'static [Entry],
         reader: &'r R,
     ) -> Self {
-        let (name, selected) = program.rendered(response, entries, reader);
+        let rendered = program.rendered(response, entries, reader);
+        Self::compact_rendered(program, rendered, entries, reader)
+    }
+
+    /// Response number `response` of a compact agent, selected by compiled
+    /// code or by the program (see `Program::deliver_selected`).
+    #[doc(hidden)]
+    pub fn compact_selected(
+        program: Program<'static>,
+        response: usize,
+        compiled: Choice,
+        entries: &'static [Entry],
+        reader: &'r R,
+    ) -> Self {
+        let rendered = program.rendered_selected(response, compiled, entries, reader);
+        Self::compact_rendered(program, rendered, entries, reader)
+    }
+
+    #[inline(always)]
+    fn compact_rendered(
+        program: Program<'static>,
+        (name, selected): (&'static str, Option<(usize, bool, CompactVariant)>),
+        entries: &'static [Entry],
+        reader: &'r R,
+    ) -> Self {
         let (variant, rephrase, body) = match selected {
             Some((index, rephrase, variant)) => (
                 Some(index),

@@ -35,7 +35,7 @@ use conditions::{Conditions, EntryTypes};
 pub use lookup::MATCH_LOOKUP_MAX;
 pub use reload::{Origin, OriginFolder};
 use strategy::form_doc;
-pub use strategy::{SHAPE_COST, STRAIGHT_LINE_BUDGET, Strategy};
+pub use strategy::{COMPILED_SELECTIONS, SHAPE_COST, STRAIGHT_LINE_BUDGET, Strategy};
 
 fn lit_str(s: &str) -> Literal {
     Literal::string(s)
@@ -87,7 +87,7 @@ fn compiled_module(form: &str, items: TokenStream) -> TokenStream {
             use ::core::option::Option::{self, None, Some};
             use ::core::result::Result::Ok;
             use ::utter::__private::{
-                Context, Delivery, Entry, Piece, Program, Reader, Rendered, Selected, Variant, compare,
+                Choice::{self, Compiled, Walk}, Context, Delivery, Entry, Piece, Program, Reader, Rendered, Selected, Variant, compare,
                 eq_bool, eq_float, eq_int, eq_str, holds, int_key, ord_float, ord_int, ord_str, pick, put, Out, WriteFn,
                 deliver as deliver_compiled, rendered as render_selected,
             };
@@ -147,13 +147,13 @@ pub fn generate_from(registry: &Registry, strategy: Strategy, origin: &Origin) -
     // counted as it is made (about 0.25 s of build at 1,000 responses).
     let (compiled, form) = if strategy.is_compact_by_size(responses) {
         let form = form_doc(strategy, responses, None, true);
-        (compact::compact_responses(registry), form)
+        (compact::compact_responses(registry, &mut conditions), form)
     } else {
         let (code, shapes) = responses::compiled_responses(registry, &mut conditions);
         let compact = strategy.is_compact(responses, shapes);
         let form = form_doc(strategy, responses, Some(shapes), compact);
         if compact {
-            (compact::compact_responses(registry), form)
+            (compact::compact_responses(registry, &mut conditions), form)
         } else {
             (code, form)
         }

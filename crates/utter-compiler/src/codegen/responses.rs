@@ -9,6 +9,7 @@ use quote::quote;
 
 use super::conditions::{Conditions, fallible, int_equality};
 use super::selections::Selections;
+use super::strategy::COMPILED_SELECTIONS;
 use super::writers::Shapes;
 use super::{idents, lit_str};
 use crate::condition::Expr;
@@ -102,6 +103,64 @@ fn selection_branches(
     branches
 }
 
+/// The default variant's number of a response (an expression).
+fn default(response: &Response) -> TokenStream {
+    match response.default {
+        Some(v) => {
+            let v = Literal::usize_unsuffixed(v);
+            quote!(Some(#v))
+        }
+        None => quote!(None),
+    }
+}
+
+/// The selection of a response with conditions: the call (over a reader
+/// `r`) of its shape's selection `fn`, made in `selections` if it is the
+/// first of its shape. `None`: the response has no condition.
+fn selection(
+    response: &Response,
+    conditions: &mut Conditions<'_>,
+    selections: &mut Selections,
+) -> Option<TokenStream> {
+    let conditioned: Vec<(usize, &Expr<usize>)> = response
+        .variants
+        .iter()
+        .enumerate()
+        .filter_map(|(v, variant)| Some((v, variant.condition.as_ref()?)))
+        .collect();
+    if conditioned.is_empty() {
+        return None;
+    }
+    let default = default(response);
+    let (body, bound) = conditions.selection(|conditions| {
+        let branches = selection_branches(&conditioned, conditions);
+        quote!(#(#branches else)* { #default })
+    });
+    let user = format!("`{}`", doc_text(&response.name, 120));
+    Some(selections.call(&body, &bound, &user))
+}
+
+/// The selection of a compact agent as straight-line code: `select`, for
+/// each of the first [`COMPILED_SELECTIONS`] responses with conditions,
+/// `Compiled` of its variant number (or none), through the selection `fn`s
+/// of straight-line code, one per shape; `Walk` for any other response (the
+/// program selects: a default, or by walking the conditions). The texts
+/// stay data.
+pub fn compact_selection(registry: &Registry, conditions: &mut Conditions<'_>) -> TokenStream {
+    let mut selections = Selections::default();
+    let arms: Vec<(usize, TokenStream)> = registry
+        .responses
+        .iter()
+        .enumerate()
+        .filter_map(|(i, response)| {
+            let call = selection(response, conditions, &mut selections)?;
+            Some((i, quote!(Compiled(#call))))
+        })
+        .take(COMPILED_SELECTIONS)
+        .collect();
+    selections.into_items(&arms, &quote!(Choice), &quote!(Walk))
+}
+
 /// What each response is made of, made so far: the writers of its
 /// interpolated variants in `shapes`, its selection `fn` in `selections`.
 #[derive(Default)]
@@ -121,7 +180,6 @@ fn response_items(
 ) -> (TokenStream, TokenStream) {
     let mut items = Vec::new();
     let mut variants = Vec::new();
-    let mut conditioned = Vec::new();
     for (v, variant) in response.variants.iter().enumerate() {
         let text = idents::text_static(index, v);
         let pieces: Vec<TokenStream> = variant.pieces.iter().map(piece).collect();
@@ -141,27 +199,9 @@ fn response_items(
         };
         let capacity = Literal::usize_unsuffixed(utter::text_capacity(&variant.pieces));
         variants.push(quote!(Variant { pieces: &#text, literal: #literal, rephrase: #rephrase, capacity: #capacity, writer: #writer }));
-        if let Some(condition) = &variant.condition {
-            conditioned.push((v, condition));
-        }
     }
-    let default = match response.default {
-        Some(v) => {
-            let v = Literal::usize_unsuffixed(v);
-            quote!(Some(#v))
-        }
-        None => quote!(None),
-    };
-    let select = if conditioned.is_empty() {
-        default
-    } else {
-        let (body, bound) = conditions.selection(|conditions| {
-            let branches = selection_branches(&conditioned, conditions);
-            quote!(#(#branches else)* { #default })
-        });
-        let user = format!("`{}`", doc_text(&response.name, 120));
-        functions.selections.call(&body, &bound, &user)
-    };
+    let select = selection(response, conditions, &mut functions.selections)
+        .unwrap_or_else(|| default(response));
     let variants_static = idents::variants_static(index);
     let select = quote!(pick(&#variants_static, #select));
     let count = Literal::usize_unsuffixed(variants.len());
@@ -232,10 +272,12 @@ pub fn compiled_responses(
         let (item, selection) =
             response_items(i, response, conditions, &mut functions, &registry.entries);
         items.push(item);
-        selections.push(selection);
+        selections.push((i, selection));
     }
     let shapes = functions.selections.len() + functions.shapes.len();
-    let select = functions.selections.into_items(&selections);
+    let select = functions
+        .selections
+        .into_items(&selections, &quote!(Selected), &quote!(None));
     let entry_points = entry_points(select, functions.shapes.into_items());
     let code = quote! {
         #(#items)*

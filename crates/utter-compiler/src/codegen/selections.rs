@@ -74,44 +74,59 @@ impl Selections {
     }
 
     /// The selection functions, in order of first use, and `select`, which
-    /// leads a response's number to its selection (`arms`: one per
-    /// response, in order): the call of its shape's `fn` over its
-    /// literals, or for a response without conditions its default.
+    /// leads a response's number to its selection (`arms`: response number
+    /// and selection, in order of number), of type `selected`: the call of
+    /// its shape's `fn` over its literals, or for a response without
+    /// conditions its default. A number without an arm is `otherwise`.
     ///
     /// One arm per response, not a table of shapes and literals with one
     /// arm per shape: that built a crate of 1,000 responses about 30%
     /// faster, but the literals no longer folded to constants and delivery
     /// took 10% to 75% more instructions. Above [`SELECT_PART`] responses
     /// the arms are split into parts, one `fn` each (see there).
-    pub fn into_items(self, arms: &[TokenStream]) -> TokenStream {
+    pub fn into_items(
+        self,
+        arms: &[(usize, TokenStream)],
+        selected: &TokenStream,
+        otherwise: &TokenStream,
+    ) -> TokenStream {
         let functions = self.functions.into_iter().map(|(function, first, users)| {
             let doc = users_doc("The selection", &first, users, "response");
             quote!(#[doc = #doc] #function)
         });
-        let select = if arms.len() <= SELECT_PART {
-            arms_match(0, arms)
+        let last = arms.last().map_or(0, |(number, _)| *number);
+        let select = if last < SELECT_PART {
+            arms_match(arms, otherwise)
         } else {
-            let parts = arms.chunks(SELECT_PART).enumerate().map(|(n, part)| {
+            // Parts by number: part `n` holds the arms of numbers
+            // `n * SELECT_PART` onwards (some parts may be empty).
+            let mut parts: Vec<(usize, TokenStream)> = Vec::new();
+            for chunk in arms.chunk_by(|a, b| a.0 / SELECT_PART == b.0 / SELECT_PART) {
+                let n = chunk[0].0 / SELECT_PART;
                 let name = idents::select_part(n);
-                let body = arms_match(n * SELECT_PART, part);
-                quote! {
-                    #[inline]
-                    fn #name<R: Reader>(response: usize, r: &R) -> Selected {
-                        #body
-                    }
-                }
-            });
-            let calls = (0..arms.len().div_ceil(SELECT_PART)).map(|n| {
-                let name = idents::select_part(n);
-                let n = Literal::usize_unsuffixed(n);
+                let body = arms_match(chunk, otherwise);
+                parts.push((
+                    n,
+                    quote! {
+                        #[inline]
+                        fn #name<R: Reader>(response: usize, r: &R) -> #selected {
+                            #body
+                        }
+                    },
+                ));
+            }
+            let calls = parts.iter().map(|(n, _)| {
+                let name = idents::select_part(*n);
+                let n = Literal::usize_unsuffixed(*n);
                 quote!(#n => #name(response, r),)
             });
+            let parts = parts.iter().map(|(_, part)| part);
             let size = Literal::usize_unsuffixed(SELECT_PART);
             quote! {
                 #(#parts)*
                 match response / #size {
                     #(#calls)*
-                    _ => None,
+                    _ => #otherwise,
                 }
             }
         };
@@ -120,7 +135,7 @@ impl Selections {
 
             /// The variant of response number `response` to deliver.
             #[inline]
-            pub fn select<R: Reader>(response: usize, r: &R) -> Selected {
+            pub fn select<R: Reader>(response: usize, r: &R) -> #selected {
                 #select
             }
         }
@@ -141,14 +156,15 @@ impl Selections {
 /// unless forced to straight-line code.
 const SELECT_PART: usize = 1_024;
 
-/// A `match` on `response` over `arms`, the first of them for response
-/// number `first`.
-fn arms_match(first: usize, arms: &[TokenStream]) -> TokenStream {
-    let numbers = (first..first + arms.len()).map(Literal::usize_unsuffixed);
+/// A `match` on `response` over `arms` (response number and selection),
+/// `otherwise` for any other number.
+fn arms_match(arms: &[(usize, TokenStream)], otherwise: &TokenStream) -> TokenStream {
+    let numbers = arms.iter().map(|(n, _)| Literal::usize_unsuffixed(*n));
+    let arms = arms.iter().map(|(_, arm)| arm);
     quote! {
         match response {
             #(#numbers => #arms,)*
-            _ => None,
+            _ => #otherwise,
         }
     }
 }
@@ -223,8 +239,10 @@ mod tests {
         let categorical = call(&mut selections, "session.s.c == 'x' and session.s.b > 3");
         assert!(categorical.starts_with("s2 (r ,"), "{categorical}");
         assert_eq!(selections.functions.len(), 3);
-        let arms = [first.parse().expect("tokens"), quote!(Some(1))];
-        let items = selections.into_items(&arms).to_string();
+        let arms = [(0, first.parse().expect("tokens")), (1, quote!(Some(1)))];
+        let items = selections
+            .into_items(&arms, &quote!(Selected), &quote!(None))
+            .to_string();
         // Each documents who uses it.
         assert!(
             items.contains("\" The selection of `utter_x` and one other response.\""),
@@ -247,11 +265,16 @@ mod tests {
 
     #[test]
     fn a_large_select_is_split_into_parts() {
-        let small: Vec<TokenStream> = (0..SELECT_PART).map(|_| quote!(Some(0))).collect();
-        let items = Selections::default().into_items(&small).to_string();
+        let dense = |n: usize| -> Vec<(usize, TokenStream)> {
+            (0..n).map(|i| (i, quote!(Some(0)))).collect()
+        };
+        let items = Selections::default()
+            .into_items(&dense(SELECT_PART), &quote!(Selected), &quote!(None))
+            .to_string();
         assert!(!items.contains("part0"), "{items}");
-        let large: Vec<TokenStream> = (0..2_500).map(|_| quote!(Some(0))).collect();
-        let items = Selections::default().into_items(&large).to_string();
+        let items = Selections::default()
+            .into_items(&dense(2_500), &quote!(Selected), &quote!(None))
+            .to_string();
         assert!(items.contains("match response / 1024"), "{items}");
         for n in 0..3 {
             assert!(
@@ -263,5 +286,30 @@ mod tests {
         // Each part keeps the responses' own numbers.
         assert!(items.contains("1024 => Some (0)"), "{items}");
         assert!(items.contains("2499 => Some (0)"), "{items}");
+    }
+
+    #[test]
+    fn a_sparse_select_has_arms_and_parts_only_where_responses_have_them() {
+        // The compact form's: arms only for responses with conditions.
+        let sparse: Vec<(usize, TokenStream)> = [3, 5, 2_100]
+            .iter()
+            .map(|&i| (i, quote!(Some(1))))
+            .collect();
+        let items = Selections::default()
+            .into_items(&sparse, &quote!(Choice), &quote!(Walk))
+            .to_string();
+        assert!(items.contains("-> Choice"), "{items}");
+        assert!(items.contains("0 => part0 (response , r)"), "{items}");
+        assert!(items.contains("2 => part2 (response , r)"), "{items}");
+        assert!(!items.contains("part1"), "{items}");
+        assert!(
+            items.contains("3 => Some (1) , 5 => Some (1) , _ => Walk"),
+            "{items}"
+        );
+        assert!(items.contains("2100 => Some (1) , _ => Walk"), "{items}");
+        let few = Selections::default()
+            .into_items(&sparse[..2], &quote!(Choice), &quote!(Walk))
+            .to_string();
+        assert!(!few.contains("part"), "{few}");
     }
 }

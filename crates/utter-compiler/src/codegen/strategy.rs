@@ -11,8 +11,9 @@ pub enum Strategy {
     /// A selection function per shape of conditions, texts as static
     /// pieces: the fastest delivery, the longest build for large agents.
     StraightLine,
-    /// Responses, conditions and texts as data walked by the runtime's
-    /// evaluator (the interpreter's): builds in a fraction of the time.
+    /// Texts and variant records as data read by the runtime, selection as
+    /// straight-line code: builds in a fraction of the time, texts with
+    /// placeholders rendered from their pieces.
     Compact,
 }
 
@@ -31,6 +32,16 @@ pub const STRAIGHT_LINE_BUDGET: usize = 2_100;
 /// What one distinct shape of selection or of text costs to build, in
 /// responses (see [`STRAIGHT_LINE_BUDGET`]).
 pub const SHAPE_COST: usize = 7;
+
+/// How many responses with conditions the compact form selects by
+/// compiled code (the straight-line code's selection, a `match` arm each);
+/// the program walks the conditions of any further ones. Compiled, a
+/// selection takes about a third of the instructions of walking its
+/// conditions, but builds at about 0.8 ms of release build per response
+/// (10,000 responses of 2 conditions each: 2.9 s as a walk, 11.3 s all
+/// compiled; benches/README.md), so the compact form's build stays within
+/// about 2 s of its cost without them.
+pub const COMPILED_SELECTIONS: usize = 2_000;
 
 impl Strategy {
     /// Whether an agent of `responses` responses is compiled compact
@@ -66,7 +77,7 @@ pub(super) fn form_doc(
     compact: bool,
 ) -> String {
     let form = if compact {
-        "the compact form (data walked by `utter::program`)"
+        "the compact form (texts as data read by `utter::program`, selection as code)"
     } else {
         "straight-line code"
     };

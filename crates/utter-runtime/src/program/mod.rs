@@ -1,9 +1,11 @@
 //! An agent as data: responses, conditions and texts encoded in three byte
-//! tables and one string, walked by one evaluator. What the compiler emits
-//! for large agents (a few literals instead of thousands of functions and
-//! statics, so they build fast) and what the interpreter runs on, so both
-//! share one evaluator, and it calls the same comparison, truthiness and
-//! rendering as straight-line code.
+//! tables and one string, walked by one evaluator. What the interpreter
+//! (and a development hot reload) runs on, and the texts of what the
+//! compiler emits for large agents (a few literals instead of thousands of
+//! statics and writers, so they build fast), whose selection is compiled
+//! code handing its choice to [`Program::deliver_selected`]. The evaluator
+//! calls the same comparison, truthiness and rendering as straight-line
+//! code.
 //!
 //! The encoding (all integers little-endian, `u32` unless noted; a text is
 //! `offset, length` into `strings`):
@@ -58,6 +60,17 @@ pub struct Program<'a> {
     pub responses: &'a [u8],
     /// Per variant (response by response), its record.
     pub variants: &'a [u8],
+}
+
+/// What compiled code decided for a response of a compact agent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Choice {
+    /// It selected: this variant (its number within the response), or
+    /// none (the response's name is delivered).
+    Compiled(Option<usize>),
+    /// It left selection to the program: the default of a response without
+    /// conditions, else the first conditioned variant that holds.
+    Walk,
 }
 
 /// A response record, decoded.
@@ -243,9 +256,40 @@ impl<'a> Program<'a> {
         let Some((record, selected)) = self.selected(response, entries, reader) else {
             return ("", None);
         };
+        self.named(record, selected)
+    }
+
+    /// The response's name and the record of its variant `selected`
+    /// (none past the response's own).
+    #[inline(always)]
+    fn named(
+        &self,
+        record: ResponseRecord,
+        selected: Option<usize>,
+    ) -> (&'a str, Option<(usize, VariantRecord)>) {
         let name = self.str_at(record.name, record.name_len).unwrap_or("");
-        let variant = selected.and_then(|index| Some((index, self.variant(record, index)?)));
+        let variant = selected
+            .filter(|&index| index < record.count)
+            .and_then(|index| Some((index, self.variant(record, index)?)));
         (name, variant)
+    }
+
+    /// [`Program::chosen`], or what compiled code selected (`compiled`).
+    #[inline(always)]
+    fn chosen_by<N: AsRef<str>, V, R: Reader>(
+        &self,
+        response: usize,
+        compiled: Choice,
+        entries: &[Entry<N, V>],
+        reader: &R,
+    ) -> (&'a str, Option<(usize, VariantRecord)>) {
+        match compiled {
+            Choice::Compiled(selected) => match self.record(response) {
+                Some(record) => self.named(record, selected),
+                None => ("", None),
+            },
+            Choice::Walk => self.chosen(response, entries, reader),
+        }
     }
 
     /// The variant of response number `response` to deliver: the first
@@ -323,7 +367,31 @@ impl<'a> Program<'a> {
         entries: &[Entry<N, V>],
         reader: &R,
     ) -> Delivery<'a> {
-        let (name, chosen) = self.chosen(response, entries, reader);
+        let chosen = self.chosen(response, entries, reader);
+        self.deliver_chosen(chosen, entries, reader)
+    }
+
+    /// [`Program::deliver`] where compiled code may have selected already
+    /// (`compiled`, see [`Choice`]).
+    #[inline]
+    pub fn deliver_selected<N: AsRef<str>, V, R: Reader>(
+        &self,
+        response: usize,
+        compiled: Choice,
+        entries: &[Entry<N, V>],
+        reader: &R,
+    ) -> Delivery<'a> {
+        let chosen = self.chosen_by(response, compiled, entries, reader);
+        self.deliver_chosen(chosen, entries, reader)
+    }
+
+    #[inline(always)]
+    fn deliver_chosen<N: AsRef<str>, V, R: Reader>(
+        &self,
+        (name, chosen): (&'a str, Option<(usize, VariantRecord)>),
+        entries: &[Entry<N, V>],
+        reader: &R,
+    ) -> Delivery<'a> {
         let Some((index, variant)) = chosen else {
             return Delivery::fallback(name);
         };
@@ -361,6 +429,21 @@ impl<'a> Program<'a> {
         reader: &R,
     ) -> (&'a str, Option<(usize, bool, CompactVariant)>) {
         let (name, chosen) = self.chosen(response, entries, reader);
+        let chosen =
+            chosen.map(|(index, variant)| (index, variant.rephrase, CompactVariant(variant)));
+        (name, chosen)
+    }
+
+    /// [`Program::rendered`] where compiled code may have selected already
+    /// (as [`Program::deliver_selected`] takes it).
+    pub fn rendered_selected<N: AsRef<str>, V, R: Reader>(
+        &self,
+        response: usize,
+        compiled: Choice,
+        entries: &[Entry<N, V>],
+        reader: &R,
+    ) -> (&'a str, Option<(usize, bool, CompactVariant)>) {
+        let (name, chosen) = self.chosen_by(response, compiled, entries, reader);
         let chosen =
             chosen.map(|(index, variant)| (index, variant.rephrase, CompactVariant(variant)));
         (name, chosen)

@@ -177,6 +177,59 @@ fn an_encoded_program_selects_and_renders() {
     assert_eq!(program.select(1, &ENTRIES, &Context::new(&small)), None);
 }
 
+/// What compiled selection hands over is what the program delivers (a
+/// number past the response's variants delivers the name); without it, the
+/// program selects as `deliver` does.
+#[test]
+fn a_selection_made_by_compiled_code_is_delivered() {
+    let mut data = small_or_big();
+    let plain: [Piece<String, Vec<usize>>; 1] = [Piece::Text("plain".into())];
+    let only: VariantSource<'_, Cond> = VariantSource {
+        condition: None,
+        rephrase: false,
+        pieces: &plain,
+    };
+    data.response("utter_y", Some(0), &[only]);
+    let program = data.program();
+    let small = MapMemory::new().with("s", "n", 3);
+    let big = MapMemory::new().with("s", "n", 7);
+    let delivered = |response, compiled, memory: &MapMemory| {
+        let ctx = Context::new(memory);
+        let d = program.deliver_selected(response, compiled, &ENTRIES, &ctx);
+        (d.text.into_owned(), d.variant, d.rephrase, d.fallback)
+    };
+    let small_3 = ("small 3".to_owned(), Some(0), false, false);
+    let big_1 = ("big".to_owned(), Some(1), true, false);
+    let name = ("utter_x".to_owned(), None, false, true);
+    // Compiled code decides, whatever the memory says.
+    assert_eq!(delivered(0, Choice::Compiled(Some(0)), &small), small_3);
+    assert_eq!(delivered(0, Choice::Compiled(Some(1)), &small), big_1);
+    assert_eq!(delivered(0, Choice::Compiled(None), &small), name);
+    assert_eq!(delivered(0, Choice::Compiled(Some(2)), &small), name);
+    assert_eq!(delivered(0, Choice::Compiled(Some(usize::MAX)), &big), name);
+    // Else the program selects.
+    assert_eq!(delivered(0, Choice::Walk, &small), small_3);
+    assert_eq!(delivered(0, Choice::Walk, &big), big_1);
+    let plain = ("plain".to_owned(), Some(0), false, false);
+    assert_eq!(delivered(1, Choice::Walk, &small), plain);
+    assert_eq!(delivered(1, Choice::Compiled(Some(0)), &small), plain);
+    // No such response.
+    let none = (String::new(), None, false, true);
+    assert_eq!(delivered(2, Choice::Compiled(Some(0)), &small), none);
+    assert_eq!(delivered(2, Choice::Walk, &small), none);
+    let ctx = Context::new(&small);
+    let rendered = |compiled| {
+        let (name, chosen) = program.rendered_selected(0, compiled, &ENTRIES, &ctx);
+        (name, chosen.map(|(index, rephrase, _)| (index, rephrase)))
+    };
+    assert_eq!(
+        rendered(Choice::Compiled(Some(1))),
+        ("utter_x", Some((1, true)))
+    );
+    assert_eq!(rendered(Choice::Compiled(Some(2))), ("utter_x", None));
+    assert_eq!(rendered(Choice::Walk), ("utter_x", Some((0, false))));
+}
+
 /// Variants 0 to 3 compare one entry with ints (a run, 3 repeated),
 /// variant 4 holds, the default is 5.
 #[test]
@@ -500,5 +553,9 @@ proptest! {
         let _ = program.deliver(0, &ENTRIES, &ctx);
         let _ = program.select(0, &ENTRIES, &ctx);
         let _ = program.evaluate(0, &ENTRIES, &ctx);
+        for compiled in [Choice::Walk, Choice::Compiled(None), Choice::Compiled(Some(0)), Choice::Compiled(Some(1)), Choice::Compiled(Some(usize::MAX))] {
+            let _ = program.deliver_selected(0, compiled, &ENTRIES, &ctx);
+            let _ = program.rendered_selected(0, compiled, &ENTRIES, &ctx);
+        }
     }
 }
