@@ -99,7 +99,7 @@ impl Selections {
             arms_match(arms, otherwise)
         } else {
             // Parts by number: part `n` holds the arms of numbers
-            // `n * SELECT_PART` onwards (some parts may be empty).
+            // `n * SELECT_PART` onwards; a part without arms is left out.
             let mut parts: Vec<(usize, TokenStream)> = Vec::new();
             for chunk in arms.chunk_by(|a, b| a.0 / SELECT_PART == b.0 / SELECT_PART) {
                 let n = chunk[0].0 / SELECT_PART;
