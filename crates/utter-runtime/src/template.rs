@@ -124,18 +124,6 @@ impl<'r, R: Reader> Rendered<'r, R> {
         }
     }
 
-    /// Response number `response` of a compact agent, selected.
-    #[doc(hidden)]
-    pub fn compact(
-        program: Program<'static>,
-        response: usize,
-        entries: &'static [Entry],
-        reader: &'r R,
-    ) -> Self {
-        let rendered = program.rendered(response, entries, reader);
-        Self::compact_rendered(program, rendered, entries, reader)
-    }
-
     /// Response number `response` of a compact agent, selected by compiled
     /// code or by the program (see `Program::deliver_selected`).
     #[doc(hidden)]
@@ -146,17 +134,7 @@ impl<'r, R: Reader> Rendered<'r, R> {
         entries: &'static [Entry],
         reader: &'r R,
     ) -> Self {
-        let rendered = program.rendered_selected(response, compiled, entries, reader);
-        Self::compact_rendered(program, rendered, entries, reader)
-    }
-
-    #[inline(always)]
-    fn compact_rendered(
-        program: Program<'static>,
-        (name, selected): (&'static str, Option<(usize, bool, CompactVariant)>),
-        entries: &'static [Entry],
-        reader: &'r R,
-    ) -> Self {
+        let (name, selected) = program.rendered_selected(response, compiled, entries, reader);
         let (variant, rephrase, body) = match selected {
             Some((index, rephrase, variant)) => (
                 Some(index),

@@ -367,8 +367,7 @@ impl<'a> Program<'a> {
         entries: &[Entry<N, V>],
         reader: &R,
     ) -> Delivery<'a> {
-        let chosen = self.chosen(response, entries, reader);
-        self.deliver_chosen(chosen, entries, reader)
+        self.deliver_selected(response, Choice::Walk, entries, reader)
     }
 
     /// [`Program::deliver`] where compiled code may have selected already
@@ -428,10 +427,7 @@ impl<'a> Program<'a> {
         entries: &[Entry<N, V>],
         reader: &R,
     ) -> (&'a str, Option<(usize, bool, CompactVariant)>) {
-        let (name, chosen) = self.chosen(response, entries, reader);
-        let chosen =
-            chosen.map(|(index, variant)| (index, variant.rephrase, CompactVariant(variant)));
-        (name, chosen)
+        self.rendered_selected(response, Choice::Walk, entries, reader)
     }
 
     /// [`Program::rendered`] where compiled code may have selected already
