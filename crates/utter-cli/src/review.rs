@@ -7,9 +7,9 @@ use std::process::ExitCode;
 
 use serde_json::json;
 use utter_compiler::Registry;
-use utter_compiler::diagnostics::escape::escape;
-use utter_compiler::snapshot::diff::{Diff, diff};
-use utter_compiler::snapshot::{self, Options};
+use utter_compiler::diagnostics::escape::{escape, markdown_code, quote};
+use utter_compiler::snapshot::diff::{Diff, NamedState, diff};
+use utter_compiler::snapshot::{self, Options, ResponseView};
 
 use crate::{DiffFormat, Fatal, SnapshotFormat, registry_or_errors};
 
@@ -50,75 +50,207 @@ pub fn github(expected: &str, found: &str, path: &str) -> String {
     out
 }
 
+/// How `utter diff` writes data: as text (quoted, escaped) or as Markdown
+/// (every name and wording in a code span, so nothing from the agent is
+/// read as markup).
+struct Style {
+    markdown: bool,
+}
+
+impl Style {
+    /// A heading.
+    fn heading(&self, title: &str) -> String {
+        if self.markdown {
+            format!("### {title}\n")
+        } else {
+            format!("{title}\n")
+        }
+    }
+
+    /// A list item at `depth` (0: top level).
+    fn item(&self, depth: usize, line: &str) -> String {
+        if self.markdown {
+            format!("{}- {line}\n", "  ".repeat(depth))
+        } else {
+            format!("{}{line}\n", "  ".repeat(depth + 1))
+        }
+    }
+
+    /// A name: a response, a file.
+    fn name(&self, name: &str) -> String {
+        if self.markdown {
+            markdown_code(name)
+        } else {
+            escape(name).into_owned()
+        }
+    }
+
+    /// Wording or a condition: quoted, so every character shows.
+    fn text(&self, text: &str) -> String {
+        if self.markdown {
+            markdown_code(&quote(text))
+        } else {
+            quote(text)
+        }
+    }
+}
+
+/// The wording of an added or removed response, one item per variant.
+fn wording(style: &Style, out: &mut String, response: &ResponseView) {
+    out.push_str(&style.item(0, &style.name(&response.name)));
+    for v in &response.variants {
+        let when = match &v.condition {
+            Some(c) => format!("if {}", style.text(c)),
+            None if v.default => "default".to_owned(),
+            None => "without condition".to_owned(),
+        };
+        let rephrase = if v.rephrase { ", rephrased" } else { "" };
+        out.push_str(&style.item(
+            1,
+            &format!(
+                "variant {} ({when}{rephrase}): {}",
+                v.index,
+                style.text(&v.source_text)
+            ),
+        ));
+    }
+}
+
 /// `utter diff` as people read it (or as Markdown, for a pull request).
 pub fn diff_text(d: &Diff, markdown: bool) -> String {
-    let mut out = String::new();
-    let (h2, item, code) = if markdown {
-        ("### ", "- ", "`")
-    } else {
-        ("", "  ", "")
-    };
-    let review: Vec<String> = d
-        .changed
-        .iter()
-        .flat_map(|c| {
-            let flips = c.now_rephrased.iter().map(move |v| {
-                format!("{item}{code}{}{code} variant {v}: was delivered verbatim, is now rephrased by an LLM", c.name)
-            });
-            let moved = c.moved.iter().map(move |m| {
-                format!(
-                    "{item}{code}{}{code} when {}: delivered {:?}, now {:?}",
-                    c.name, m.state, m.old, m.new
-                )
-            });
-            flips.chain(moved)
-        })
-        .collect();
     if d.is_empty() {
         return "no wording changed\n".to_owned();
     }
-    if !review.is_empty() {
-        out.push_str(&format!("{h2}Review first\n"));
-        for line in &review {
-            out.push_str(line);
-            out.push('\n');
+    let style = Style { markdown };
+    let mut out = String::new();
+    let mut review = String::new();
+    for c in &d.changed {
+        for v in &c.now_rephrased {
+            review.push_str(&style.item(
+                0,
+                &format!(
+                    "{} variant {v}: was delivered verbatim, is now rephrased by an LLM",
+                    style.name(&c.name)
+                ),
+            ));
         }
+        for m in &c.moved {
+            review.push_str(&style.item(
+                0,
+                &format!(
+                    "{} when {}: delivered {}, now {}",
+                    style.name(&c.name),
+                    style.name(&m.state),
+                    style.text(&m.old),
+                    style.text(&m.new)
+                ),
+            ));
+        }
+    }
+    if !review.is_empty() {
+        out.push_str(&style.heading("Review first"));
+        out.push_str(&review);
         out.push('\n');
     }
-    for (title, names) in [("Added", &d.added), ("Removed", &d.removed)] {
-        if !names.is_empty() {
-            out.push_str(&format!("{h2}{title}\n"));
-            for n in names {
-                out.push_str(&format!("{item}{code}{n}{code}\n"));
+    for (title, responses) in [("Added", &d.added), ("Removed", &d.removed)] {
+        if !responses.is_empty() {
+            out.push_str(&style.heading(title));
+            for r in responses {
+                wording(&style, &mut out, r);
             }
             out.push('\n');
         }
     }
     if !d.changed.is_empty() {
-        out.push_str(&format!("{h2}Changed\n"));
+        out.push_str(&style.heading("Changed"));
         for c in &d.changed {
-            out.push_str(&format!("{item}{code}{}{code}\n", c.name));
-            for v in &c.changes {
-                out.push_str(&format!(
-                    "{item}{item}variant {} {}: {:?} -> {:?}\n",
-                    v.variant, v.field, v.old, v.new
+            out.push_str(&style.item(0, &style.name(&c.name)));
+            if let Some((was, now)) = &c.file {
+                out.push_str(&style.item(
+                    1,
+                    &format!("file: {} -> {}", style.name(was), style.name(now)),
                 ));
+            }
+            for v in &c.changes {
+                let at = match v.now {
+                    Some(now) if now != v.variant => format!("variant {} (now {now})", v.variant),
+                    _ => format!("variant {}", v.variant),
+                };
+                let (old, new) = match v.field {
+                    "text" | "variant" => (style.text(&v.old), style.text(&v.new)),
+                    _ => (style.name(&v.old), style.name(&v.new)),
+                };
+                out.push_str(&style.item(1, &format!("{at} {}: {old} -> {new}", v.field)));
             }
         }
     }
+    // Every line is built of escaped data; once more, whole lines.
     out.lines().map(|l| escape(l).into_owned() + "\n").collect()
+}
+
+/// A memory state as a document `{"<ns>": {"<entry>": value}}`, like
+/// `explain`'s witness; `null` when JSON cannot hold a value (NaN).
+fn memory_json(state: &NamedState) -> serde_json::Value {
+    if state
+        .iter()
+        .any(|(_, _, v)| matches!(v, utter::Value::Float(f) if !f.is_finite()))
+    {
+        return serde_json::Value::Null;
+    }
+    let mut doc = serde_json::Map::new();
+    for (ns, entry, value) in state {
+        if let serde_json::Value::Object(entries) = doc
+            .entry(ns.clone())
+            .or_insert_with(|| serde_json::Value::Object(serde_json::Map::new()))
+        {
+            entries.insert(
+                entry.clone(),
+                serde_json::to_value(value).unwrap_or(serde_json::Value::Null),
+            );
+        }
+    }
+    serde_json::Value::Object(doc)
+}
+
+/// A response's wording as JSON.
+fn wording_json(r: &ResponseView) -> serde_json::Value {
+    json!({
+        "response": r.name,
+        "file": r.file,
+        "variants": r.variants.iter().map(|v| json!({
+            "index": v.index,
+            "condition": v.condition,
+            "default": v.default,
+            "rephrase": v.rephrase,
+            "text": v.source_text,
+        })).collect::<Vec<_>>(),
+    })
 }
 
 /// `utter diff --format json`.
 pub fn diff_json(d: &Diff) -> serde_json::Value {
     json!({
-        "added": d.added,
-        "removed": d.removed,
+        "added": d.added.iter().map(|r| r.name.clone()).collect::<Vec<_>>(),
+        "removed": d.removed.iter().map(|r| r.name.clone()).collect::<Vec<_>>(),
+        "added_wording": d.added.iter().map(wording_json).collect::<Vec<_>>(),
+        "removed_wording": d.removed.iter().map(wording_json).collect::<Vec<_>>(),
         "changed": d.changed.iter().map(|c| json!({
             "response": c.name,
+            "file": c.file.as_ref().map(|(old, new)| json!({"old": old, "new": new})),
             "now_rephrased": c.now_rephrased,
-            "moved": c.moved.iter().map(|m| json!({"state": m.state, "old": m.old, "new": m.new})).collect::<Vec<_>>(),
-            "changes": c.changes.iter().map(|v| json!({"variant": v.variant, "field": v.field, "old": v.old, "new": v.new})).collect::<Vec<_>>(),
+            "moved": c.moved.iter().map(|m| json!({
+                "state": m.state,
+                "memory": memory_json(&m.memory),
+                "old": m.old,
+                "new": m.new,
+            })).collect::<Vec<_>>(),
+            "changes": c.changes.iter().map(|v| json!({
+                "variant": v.variant,
+                "now": v.now,
+                "field": v.field,
+                "old": v.old,
+                "new": v.new,
+            })).collect::<Vec<_>>(),
         })).collect::<Vec<_>>(),
     })
 }
@@ -148,14 +280,14 @@ pub fn cmd_snapshot(
     let shown = path.display().to_string();
     let found = render(&registry, bundled);
     if !check {
-        std::fs::write(&path, &found).map_err(|e| Fatal(format!("cannot write `{shown}`: {e}")))?;
+        snapshot::file::write(&path, &found).map_err(|e| Fatal(e.to_string()))?;
         println!("wrote {}", escape(&shown));
         return Ok(ExitCode::SUCCESS);
     }
     let update = format!("utter snapshot {}", dir.display());
-    let expected = match std::fs::read_to_string(&path) {
+    let expected = match snapshot::file::read(&path) {
         Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+        Err(snapshot::file::FileError::Missing(_)) => {
             eprintln!(
                 "{}",
                 escape(&format!(
@@ -164,7 +296,7 @@ pub fn cmd_snapshot(
             );
             return Ok(ExitCode::from(1));
         }
-        Err(e) => return Err(Fatal(format!("cannot read `{shown}`: {e}"))),
+        Err(e) => return Err(Fatal(e.to_string())),
     };
     let changed = expected != found;
     let stdout = std::io::stdout();

@@ -1025,7 +1025,7 @@ fn snapshot_check_fails_on_every_kind_of_wording_change() {
             "a changed text",
             "Standard.",
             "Standard fee.",
-            "+  | Standard fee.",
+            "+    text \"Standard fee.\"",
         ),
         (
             "a condition that moves a wording",
@@ -1037,7 +1037,7 @@ fn snapshot_check_fails_on_every_kind_of_wording_change() {
             "a flipped rephrase flag",
             "    - text: Standard.\n",
             "    - text: Standard.\n      metadata:\n        rephrase: true\n",
-            "[rephrased]",
+            "+    rephrase true",
         ),
     ] {
         std::fs::write(&responses, original.replace(from, to)).unwrap();
@@ -1109,7 +1109,10 @@ fn snapshots_are_deterministic_whatever_the_listing_order() {
     let first = snap(&a, "1.snap");
     assert_eq!(first, snap(&a, "2.snap"), "two runs");
     assert_eq!(first, snap(&b, "1.snap"), "another listing order");
-    assert!(first.contains("  | zeta 3"), "{first}");
+    assert!(
+        first.contains("    text \"zeta {session.zeta.n}\""),
+        "{first}"
+    );
     let _ = std::fs::remove_dir_all(a);
     let _ = std::fs::remove_dir_all(b);
 }
@@ -1131,13 +1134,16 @@ fn diff_shows_each_kind_of_change_and_what_needs_review_first() {
     );
     // `stolen` delivered the fee and now delivers the free wording.
     assert!(review.contains("when session.card.reason = 'stolen': delivered \"A fee applies.\", now \"Free this month.\""), "{text}");
-    assert!(text.contains("Added\n  utter_new"), "{text}");
+    assert!(
+        text.contains("Added\n  utter_new\n    variant 0 (default): \"New.\""),
+        "{text}"
+    );
     assert!(
         text.contains("variant 2 text: \"Standard.\" -> \"Standard, reviewed.\""),
         "{text}"
     );
     assert!(
-        text.contains("variant 1 reachability: \"unreachable\" -> \"reachable\""),
+        text.contains("variant 1 reachability: unreachable -> reachable"),
         "{text}"
     );
     let md = stdout(&utter(&["diff", o, n, "--format", "markdown"]));
@@ -1149,7 +1155,7 @@ fn diff_shows_each_kind_of_change_and_what_needs_review_first() {
     assert_eq!(j["added"], serde_json::json!(["utter_new"]));
     assert_eq!(j["changed"][0]["now_rephrased"], serde_json::json!([2]));
     let removed = stdout(&utter(&["diff", n, o]));
-    assert!(removed.contains("Removed\n  utter_new"), "{removed}");
+    assert!(removed.contains("Removed\n  utter_new\n"), "{removed}");
     assert_eq!(stdout(&utter(&["diff", o, o])), "no wording changed\n");
     let _ = std::fs::remove_dir_all(old);
     let _ = std::fs::remove_dir_all(new);

@@ -22,6 +22,114 @@ pub fn is_unsafe(c: char) -> bool {
         )
 }
 
+/// Whether `c` is invisible or looks like a space without being one: a
+/// reviewer could not tell two texts apart by looking (zero-width and
+/// format characters, variation selectors, tags, the other spaces).
+pub fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00A0}'
+            | '\u{00AD}'
+            | '\u{034F}'
+            | '\u{115F}'
+            | '\u{1160}'
+            | '\u{1680}'
+            | '\u{17B4}'
+            | '\u{17B5}'
+            | '\u{180B}'..='\u{180F}'
+            | '\u{2000}'..='\u{200D}'
+            | '\u{202F}'
+            | '\u{205F}'..='\u{2064}'
+            | '\u{206A}'..='\u{206F}'
+            | '\u{3000}'
+            | '\u{3164}'
+            | '\u{FE00}'..='\u{FE0F}'
+            | '\u{FEFF}'
+            | '\u{FFA0}'
+            | '\u{FFF0}'..='\u{FFFB}'
+            | '\u{E0000}'..='\u{E0FFF}'
+    )
+}
+
+/// `text` as one double-quoted string that no other text writes: `\` and
+/// `"` escaped, a newline, tab and carriage return as `\n`, `\t`, `\r`, and
+/// every unsafe or invisible character as `\u{..}`. So a quoted text stays
+/// on its line, cannot pose as the structure around it, and shows each
+/// character a reviewer must see; [`unquote`] reads it back.
+pub fn quote(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if is_unsafe(c) || is_invisible(c) => out.extend(c.escape_unicode()),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// The text [`quote`] wrote as `quoted` (quotes included); `None` when
+/// `quoted` is not one quoted string.
+pub fn unquote(quoted: &str) -> Option<String> {
+    let inner = quoted.strip_prefix('"')?.strip_suffix('"')?;
+    let mut out = String::with_capacity(inner.len());
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => return None,
+            '\\' => match chars.next()? {
+                '\\' => out.push('\\'),
+                '"' => out.push('"'),
+                'n' => out.push('\n'),
+                't' => out.push('\t'),
+                'r' => out.push('\r'),
+                'u' => {
+                    if chars.next()? != '{' {
+                        return None;
+                    }
+                    let mut hex = String::new();
+                    loop {
+                        match chars.next()? {
+                            '}' => break,
+                            h if h.is_ascii_hexdigit() && hex.len() < 6 => hex.push(h),
+                            _ => return None,
+                        }
+                    }
+                    out.push(char::from_u32(u32::from_str_radix(&hex, 16).ok()?)?);
+                }
+                _ => return None,
+            },
+            c => out.push(c),
+        }
+    }
+    Some(out)
+}
+
+/// `text` as a Markdown code span: [`escape`]d, so it stays on one line,
+/// between backtick fences longer than any run of backticks in it, so no
+/// emphasis, HTML, comment, mention or link is ever made of it (padded with
+/// a space where it starts or ends with a backtick or a space, which
+/// CommonMark strips again).
+pub fn markdown_code(text: &str) -> String {
+    let text = escape(text);
+    let mut longest = 0;
+    let mut run = 0;
+    for c in text.chars() {
+        run = if c == '`' { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    let fence = "`".repeat(longest + 1);
+    let pad = text.is_empty() || text.starts_with(['`', ' ']) || text.ends_with(['`', ' ']);
+    let pad = if pad { " " } else { "" };
+    format!("{fence}{pad}{text}{pad}{fence}")
+}
+
 /// `text` with every unsafe character written as `\u{..}` (a tab too: a
 /// message is one line).
 pub fn escape(text: &str) -> Cow<'_, str> {
@@ -68,6 +176,29 @@ mod tests {
             "{shown}"
         );
         assert_eq!(escape("plain é ✓"), "plain é ✓");
+    }
+
+    #[test]
+    fn quoting_is_one_to_one_and_stays_on_its_line() {
+        let samples = [
+            "",
+            "plain",
+            "a\\u{1b}b",
+            "a\u{1b}b",
+            "\"\\\"",
+            "line\nnext\r\t",
+            "\u{200b}zero\u{a0}width\u{feff}",
+            "\u{202e}bidi",
+        ];
+        for s in samples {
+            let q = quote(s);
+            assert_eq!(unquote(&q).as_deref(), Some(s), "{q}");
+            assert!(!q.chars().any(|c| is_unsafe(c) || is_invisible(c)), "{q}");
+        }
+        // An escape written out and the character it names differ.
+        assert_ne!(quote("a\\u{1b}b"), quote("a\u{1b}b"));
+        assert_eq!(unquote("\"a\"b\""), None);
+        assert_eq!(unquote("\"\\q\""), None);
     }
 
     #[test]

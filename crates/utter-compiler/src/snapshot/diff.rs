@@ -1,22 +1,27 @@
 //! `utter diff`: what changed in an agent's wording between two versions.
-//! Responses added, removed and changed; per changed response the variants
-//! whose text, condition, rephrase flag or reachability changed; and first,
-//! what needs review most: a verbatim response now handed to an LLM
-//! (`rephrase: true`), and a memory state that delivered one text and now
-//! delivers another (the witnesses of both versions, delivered by both).
+//! Responses added and removed (with their wording) and changed; per
+//! changed response the variants matched by identity (text and
+//! condition), so a variant that moved is one `moved` change, not a text
+//! and a condition change at each of two positions; and first, what needs
+//! review most: a verbatim variant now handed to an LLM (`rephrase: true`),
+//! and a memory state that delivered one text and now delivers another
+//! (the witnesses of both versions, delivered by both).
 
 use std::collections::BTreeMap;
 
-use super::{Options, ResponseView, deliver_state, responses};
+use super::{Options, ResponseView, VariantView, deliver_state, responses};
 use crate::lower::Registry;
 
 /// One field of one variant that changed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct VariantChange {
-    /// The variant's index.
+    /// The variant's index in the old version (in the new one for an
+    /// added variant).
     pub variant: usize,
-    /// `text`, `condition`, `rephrase`, `reachability` or `variant` (added
-    /// or removed).
+    /// Its index in the new version, when it is in both.
+    pub now: Option<usize>,
+    /// `text`, `condition`, `rephrase`, `reachability`, `moved` or
+    /// `variant` (added or removed).
     pub field: &'static str,
     /// The field before.
     pub old: String,
@@ -24,11 +29,16 @@ pub struct VariantChange {
     pub new: String,
 }
 
+/// A memory state by entry names: `(namespace, entry, value)`.
+pub type NamedState = Vec<(String, String, utter::Value)>;
+
 /// A memory state that delivers another text now.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Moved {
     /// The state, as people read it.
     pub state: String,
+    /// The state itself.
+    pub memory: NamedState,
     /// The text it delivered.
     pub old: String,
     /// The text it delivers now.
@@ -36,11 +46,13 @@ pub struct Moved {
 }
 
 /// One response that changed.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ResponseChange {
     /// The response.
     pub name: String,
-    /// Variants that were verbatim and are now rephrased.
+    /// The file that defines it, before and after, when it moved.
+    pub file: Option<(String, String)>,
+    /// Variants (new indices) that were verbatim and are now rephrased.
     pub now_rephrased: Vec<usize>,
     /// States that deliver another text now.
     pub moved: Vec<Moved>,
@@ -49,12 +61,12 @@ pub struct ResponseChange {
 }
 
 /// What changed between two versions of an agent.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Diff {
-    /// Responses only the new version has.
-    pub added: Vec<String>,
-    /// Responses only the old version has.
-    pub removed: Vec<String>,
+    /// Responses only the new version has, with their wording.
+    pub added: Vec<ResponseView>,
+    /// Responses only the old version has, with their wording.
+    pub removed: Vec<ResponseView>,
     /// Responses in both that changed.
     pub changed: Vec<ResponseChange>,
 }
@@ -66,12 +78,8 @@ impl Diff {
     }
 }
 
-/// A memory state by entry names: `(namespace, entry, value)`.
-type NamedState = Vec<(String, String, utter::Value)>;
-
-/// The witnesses of `view` as states by name, each as people read it and
-/// with the text it delivers.
-fn witness_states(registry: &Registry, view: &ResponseView) -> Vec<(NamedState, String, String)> {
+/// The witnesses of `view` as states by name, each as people read it.
+fn witness_states(registry: &Registry, view: &ResponseView) -> Vec<(NamedState, String)> {
     view.variants
         .iter()
         .filter_map(|v| {
@@ -83,11 +91,7 @@ fn witness_states(registry: &Registry, view: &ResponseView) -> Vec<(NamedState, 
                         (e.namespace.clone(), e.name.clone(), value.clone())
                     })
                     .collect();
-            Some((
-                state,
-                v.witness_shown.clone().unwrap_or_default(),
-                v.text.clone().unwrap_or_default(),
-            ))
+            Some((state, v.witness_shown.clone().unwrap_or_default()))
         })
         .collect()
 }
@@ -106,6 +110,104 @@ fn deliver_named(
     deliver_state(registry, name, view, &state)
 }
 
+/// Pairs the variants of two versions of a response: first those with the
+/// same text and condition (in order), then those with the same text (the
+/// wording is what a reviewer follows), then the same condition, then the
+/// rest by position. `(old, new)` pairs, each
+/// side `None` for a variant only the other version has.
+fn pair(before: &[VariantView], after: &[VariantView]) -> Vec<(Option<usize>, Option<usize>)> {
+    let mut old_free: Vec<bool> = vec![true; before.len()];
+    let mut new_free: Vec<bool> = vec![true; after.len()];
+    let mut pairs = Vec::new();
+    type Same = fn(&VariantView, &VariantView) -> bool;
+    let rules: [Same; 4] = [
+        |a, b| a.source_text == b.source_text && a.condition == b.condition,
+        |a, b| a.source_text == b.source_text,
+        |a, b| a.condition == b.condition,
+        |_, _| true,
+    ];
+    for same in rules {
+        for (i, a) in before.iter().enumerate() {
+            if !old_free[i] {
+                continue;
+            }
+            if let Some(j) = (0..after.len()).find(|&j| new_free[j] && same(a, &after[j])) {
+                old_free[i] = false;
+                new_free[j] = false;
+                pairs.push((Some(i), Some(j)));
+            }
+        }
+    }
+    pairs.extend(
+        (0..before.len())
+            .filter(|&i| old_free[i])
+            .map(|i| (Some(i), None)),
+    );
+    pairs.extend(
+        (0..after.len())
+            .filter(|&j| new_free[j])
+            .map(|j| (None, Some(j))),
+    );
+    pairs.sort_by_key(|&(i, j)| (i.or(j), j));
+    pairs
+}
+
+/// The variant changes of one response.
+fn variant_changes(before: &ResponseView, after: &ResponseView, change: &mut ResponseChange) {
+    for (i, j) in pair(&before.variants, &after.variants) {
+        match (
+            i.map(|i| &before.variants[i]),
+            j.map(|j| &after.variants[j]),
+        ) {
+            (Some(b), Some(a)) => {
+                let mut field = |field, old: String, new: String| {
+                    if old != new {
+                        change.changes.push(VariantChange {
+                            variant: b.index,
+                            now: Some(a.index),
+                            field,
+                            old,
+                            new,
+                        });
+                    }
+                };
+                field(
+                    "moved",
+                    format!("variant {}", b.index),
+                    format!("variant {}", a.index),
+                );
+                field("text", b.source_text.clone(), a.source_text.clone());
+                field("condition", b.when(), a.when());
+                field("rephrase", b.rephrase.to_string(), a.rephrase.to_string());
+                field("reachability", b.kind.to_owned(), a.kind.to_owned());
+                if !b.rephrase && a.rephrase {
+                    change.now_rephrased.push(a.index);
+                }
+            }
+            (Some(b), None) => change.changes.push(VariantChange {
+                variant: b.index,
+                now: None,
+                field: "variant",
+                old: b.source_text.clone(),
+                new: "(removed)".into(),
+            }),
+            (None, Some(a)) => {
+                change.changes.push(VariantChange {
+                    variant: a.index,
+                    now: Some(a.index),
+                    field: "variant",
+                    old: "(added)".into(),
+                    new: a.source_text.clone(),
+                });
+                if a.rephrase {
+                    change.now_rephrased.push(a.index);
+                }
+            }
+            (None, None) => {}
+        }
+    }
+}
+
 /// What changed from `old` to `new` (project responses; bundled ones too
 /// with `options.bundled`).
 pub fn diff(old: &Registry, new: &Registry, options: Options) -> Diff {
@@ -113,84 +215,35 @@ pub fn diff(old: &Registry, new: &Registry, options: Options) -> Diff {
         .into_iter()
         .map(|r| (r.name.clone(), r))
         .collect();
-    let new_views: BTreeMap<String, ResponseView> = responses(new, options)
+    let mut new_views: BTreeMap<String, ResponseView> = responses(new, options)
         .into_iter()
         .map(|r| (r.name.clone(), r))
         .collect();
-    let mut out = Diff {
-        added: new_views
-            .keys()
-            .filter(|n| !old_views.contains_key(*n))
-            .cloned()
-            .collect(),
-        removed: old_views
-            .keys()
-            .filter(|n| !new_views.contains_key(*n))
-            .cloned()
-            .collect(),
-        changed: Vec::new(),
-    };
-    for (name, before) in &old_views {
-        let Some(after) = new_views.get(name) else {
+    let mut out = Diff::default();
+    for (name, before) in old_views {
+        let Some(after) = new_views.remove(&name) else {
+            out.removed.push(before);
             continue;
         };
         let mut change = ResponseChange {
             name: name.clone(),
+            file: (before.file != after.file).then(|| (before.file.clone(), after.file.clone())),
             now_rephrased: Vec::new(),
             moved: Vec::new(),
             changes: Vec::new(),
         };
-        let count = before.variants.len().max(after.variants.len());
-        for i in 0..count {
-            match (before.variants.get(i), after.variants.get(i)) {
-                (Some(b), Some(a)) => {
-                    let mut field = |field, old: String, new: String| {
-                        if old != new {
-                            change.changes.push(VariantChange {
-                                variant: i,
-                                field,
-                                old,
-                                new,
-                            });
-                        }
-                    };
-                    field("text", b.source_text.clone(), a.source_text.clone());
-                    field(
-                        "condition",
-                        b.condition.clone().unwrap_or_else(|| "(default)".into()),
-                        a.condition.clone().unwrap_or_else(|| "(default)".into()),
-                    );
-                    field("rephrase", b.rephrase.to_string(), a.rephrase.to_string());
-                    field("reachability", b.kind.to_owned(), a.kind.to_owned());
-                    if !b.rephrase && a.rephrase {
-                        change.now_rephrased.push(i);
-                    }
-                }
-                (Some(b), None) => change.changes.push(VariantChange {
-                    variant: i,
-                    field: "variant",
-                    old: b.source_text.clone(),
-                    new: "(removed)".into(),
-                }),
-                (None, Some(a)) => change.changes.push(VariantChange {
-                    variant: i,
-                    field: "variant",
-                    old: "(added)".into(),
-                    new: a.source_text.clone(),
-                }),
-                (None, None) => {}
-            }
-        }
+        variant_changes(&before, &after, &mut change);
         // Every witness of either version, delivered by both.
         let view_old = before.view.as_deref();
         let view_new = after.view.as_deref();
-        let mut states = witness_states(old, before);
-        states.extend(witness_states(new, after));
-        for (state, shown, _) in states {
-            let was = deliver_named(old, name, view_old, &state);
-            let now = deliver_named(new, name, view_new, &state);
+        let mut states = witness_states(old, &before);
+        states.extend(witness_states(new, &after));
+        for (memory, shown) in states {
+            let was = deliver_named(old, &name, view_old, &memory);
+            let now = deliver_named(new, &name, view_new, &memory);
             let moved = Moved {
                 state: shown,
+                memory,
                 old: was,
                 new: now,
             };
@@ -198,9 +251,48 @@ pub fn diff(old: &Registry, new: &Registry, options: Options) -> Diff {
                 change.moved.push(moved);
             }
         }
-        if !change.changes.is_empty() || !change.moved.is_empty() {
+        if change.file.is_some() || !change.changes.is_empty() || !change.moved.is_empty() {
             out.changed.push(change);
         }
     }
+    out.added = new_views.into_values().collect();
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(index: usize, text: &str, condition: Option<&str>) -> VariantView {
+        VariantView {
+            index,
+            source_text: text.to_owned(),
+            condition: condition.map(str::to_owned),
+            default: condition.is_none(),
+            rephrase: false,
+            kind: "reachable",
+            reason: None,
+            witness: None,
+            witness_shown: None,
+            text: None,
+            example: None,
+        }
+    }
+
+    #[test]
+    fn variants_pair_by_identity_first() {
+        let before = [v(0, "A", Some("x")), v(1, "B", Some("y")), v(2, "C", None)];
+        // Swapped, one text edited.
+        let after = [v(0, "B", Some("y")), v(1, "A", Some("x")), v(2, "C!", None)];
+        assert_eq!(
+            pair(&before, &after),
+            vec![(Some(0), Some(1)), (Some(1), Some(0)), (Some(2), Some(2))]
+        );
+        // One removed, one added with a new condition and text.
+        let after = [v(0, "B", Some("y")), v(1, "D", Some("z"))];
+        assert_eq!(
+            pair(&before, &after),
+            vec![(Some(0), Some(1)), (Some(1), Some(0)), (Some(2), None)]
+        );
+    }
 }

@@ -1,11 +1,17 @@
 //! The agent's wording under review: one deterministic, diff-friendly file
-//! listing, for every response in name order, each variant with its
-//! condition, rephrase flag and view, a memory state that delivers it (from
-//! the variant analysis) and the exact text that state delivers, or why it
-//! is never delivered. `utter snapshot` writes it, `utter snapshot --check`
-//! and [`check`] (for a user's own `cargo test`) compare it.
+//! recording, for every response in name order and every variant
+//! (reachable, unreachable or undecided), its wording exactly as written:
+//! file, skill view, position, condition, rephrase flag and template text.
+//! Beside it, as annotations, what the variant analysis says: a memory
+//! state that delivers the variant and the example text it delivers, or why
+//! it is never delivered. Every string is written by
+//! [`quote`](crate::diagnostics::escape::quote), so two different wordings
+//! never give the same file and no wording can pose as its structure.
+//! `utter snapshot` writes it, `utter snapshot --check` and [`check`] (for
+//! a user's own `cargo test`) compare it.
 
 pub mod diff;
+pub mod file;
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -13,10 +19,11 @@ use std::path::Path;
 use utter::{Context, SlotMemory};
 
 use crate::analysis::{self, Verdict, Why, Witness, describe_witness};
+use crate::diagnostics::escape::{escape, quote};
 use crate::lower::Registry;
 
 /// The first lines of every snapshot.
-pub const HEADER: &str = "# The wording of this agent, as utter delivers it: every response, every variant,\n# a memory that delivers it and the exact text. Reviewed wording: do not edit by hand;\n# `utter snapshot` writes it, `utter snapshot --check` fails when the wording changed.\n";
+pub const HEADER: &str = "# utter snapshot, format 2: the reviewed wording of this agent. Every response and\n# variant as written (file, skill view, condition, rephrase flag, text), then what the\n# variant analysis says of it (lines starting with `~`). Strings are quoted: \\\\ \\\" \\n \\t \\r,\n# and \\u{..} for control and invisible characters. Do not edit by hand: `utter snapshot`\n# writes it, `utter snapshot --check` fails when anything in it changes.\n";
 
 /// What goes into a snapshot.
 #[derive(Clone, Copy, Debug, Default)]
@@ -48,6 +55,9 @@ pub struct VariantView {
     pub witness_shown: Option<String>,
     /// The text the witness delivers.
     pub text: Option<String>,
+    /// The same text piece by piece: wording, filled values, unset
+    /// placeholders.
+    pub example: Option<Vec<ExamplePiece>>,
 }
 
 impl VariantView {
@@ -57,6 +67,16 @@ impl VariantView {
             ("reachable", Some(w), _) => format!("delivered when: {w}"),
             ("unreachable", _, Some(why)) => format!("never delivered: {why}"),
             (_, _, why) => format!("not analysed: {}", why.as_deref().unwrap_or_default()),
+        }
+    }
+
+    /// When it is delivered, as written: `if <condition>`, `default`, or
+    /// `without condition` (neither).
+    pub fn when(&self) -> String {
+        match (&self.condition, self.default) {
+            (Some(c), _) => format!("if {}", quote(c)),
+            (None, true) => "default".to_owned(),
+            (None, false) => "without condition".to_owned(),
         }
     }
 }
@@ -81,15 +101,43 @@ pub fn deliver_witness(
     view: Option<&str>,
     witness: &Witness,
 ) -> String {
-    let state: Vec<(&str, &str, &utter::Value)> = witness
+    deliver_state(registry, name, view, &named_state(registry, witness))
+}
+
+/// `witness` with its entries by name.
+fn named_state<'w>(
+    registry: &'w Registry,
+    witness: &'w Witness,
+) -> Vec<(&'w str, &'w str, &'w utter::Value)> {
+    witness
         .0
         .iter()
         .map(|(id, value)| {
             let e = &registry.entries[*id];
             (e.namespace.as_str(), e.name.as_str(), value)
         })
-        .collect();
-    deliver_state(registry, name, view, &state)
+        .collect()
+}
+
+/// Calls `with` with a view of memory holding `state` (entries by name;
+/// entries this registry does not declare, or whose type refuses the
+/// value, stay unset) under `view`.
+fn with_state<T>(
+    registry: &Registry,
+    view: Option<&str>,
+    state: &[(&str, &str, &utter::Value)],
+    with: impl FnOnce(&Context<'_>) -> T,
+) -> T {
+    let mut memory = SlotMemory::new(&registry.entries);
+    for (namespace, entry, value) in state {
+        let _ = memory.set(namespace, entry, (*value).clone());
+    }
+    let ctx = match view {
+        Some(skill) => Context::for_skill_id(&memory, skill, &registry.skills)
+            .unwrap_or_else(|_| Context::new(&memory)),
+        None => Context::new(&memory),
+    };
+    with(&ctx)
 }
 
 /// What a memory state (entries by name: another registry's witness, say)
@@ -101,15 +149,6 @@ pub fn deliver_state(
     view: Option<&str>,
     state: &[(&str, &str, &utter::Value)],
 ) -> String {
-    let mut memory = SlotMemory::new(&registry.entries);
-    for (namespace, entry, value) in state {
-        let _ = memory.set(namespace, entry, (*value).clone());
-    }
-    let ctx = match view {
-        Some(skill) => Context::for_skill_id(&memory, skill, &registry.skills)
-            .unwrap_or_else(|_| Context::new(&memory)),
-        None => Context::new(&memory),
-    };
     // Only this response is encoded: a snapshot delivers every witness of
     // every response, and encoding the whole registry each time is quadratic.
     let Some(response) = registry.response(name) else {
@@ -117,11 +156,83 @@ pub fn deliver_state(
     };
     let mut program = utter::program::ProgramData::default();
     response.encode_into(&mut program);
-    program
-        .program()
-        .deliver(0, &registry.entries, &ctx)
-        .text
-        .into_owned()
+    with_state(registry, view, state, |ctx| {
+        program
+            .program()
+            .deliver(0, &registry.entries, ctx)
+            .text
+            .into_owned()
+    })
+}
+
+/// One piece of an example text: wording, or what fills a placeholder.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ExamplePiece {
+    /// The variant's own wording.
+    Wording(String),
+    /// A placeholder filled from memory: the value as delivered.
+    Filled(String),
+    /// A placeholder the state leaves unset: delivered as written.
+    Unset(String),
+}
+
+/// The text variant `variant` of response number `response` delivers
+/// under `witness`, piece by piece, so that a reviewer tells the wording
+/// from the sample values filled into it.
+pub fn example(
+    registry: &Registry,
+    response: usize,
+    variant: usize,
+    view: Option<&str>,
+    witness: &Witness,
+) -> Vec<ExamplePiece> {
+    let pieces = &registry.responses[response].variants[variant].pieces;
+    with_state(registry, view, &named_state(registry, witness), |ctx| {
+        pieces
+            .iter()
+            .map(|piece| match piece {
+                utter::Piece::Text(text) => ExamplePiece::Wording(text.clone()),
+                utter::Piece::Session { raw, .. } | utter::Piece::Bare { raw, .. } => {
+                    let shown = utter::render(std::slice::from_ref(piece), &registry.entries, ctx);
+                    if shown == raw.as_str() {
+                        ExamplePiece::Unset(raw.clone())
+                    } else {
+                        ExamplePiece::Filled(shown.into_owned())
+                    }
+                }
+            })
+            .collect()
+    })
+}
+
+/// The text an example delivers, as the customer gets it.
+pub fn example_text(pieces: &[ExamplePiece]) -> String {
+    pieces
+        .iter()
+        .map(|p| match p {
+            ExamplePiece::Wording(s) | ExamplePiece::Filled(s) | ExamplePiece::Unset(s) => {
+                s.as_str()
+            }
+        })
+        .collect()
+}
+
+/// An example as one quoted line: the wording as it is, a value filled in
+/// from memory as `⟨value⟩`, a placeholder left unset as `⟨unset {x}⟩`.
+pub fn example_line(pieces: &[ExamplePiece]) -> String {
+    let mut text = String::new();
+    for piece in pieces {
+        match piece {
+            ExamplePiece::Wording(w) => text.push_str(w),
+            ExamplePiece::Filled(v) => {
+                let _ = write!(text, "\u{27e8}{v}\u{27e9}");
+            }
+            ExamplePiece::Unset(raw) => {
+                let _ = write!(text, "\u{27e8}unset {raw}\u{27e9}");
+            }
+        }
+    }
+    quote(&text)
 }
 
 /// Why a variant is never delivered, in words.
@@ -172,6 +283,9 @@ pub fn response_view(registry: &Registry, index: usize, view: Option<&str>) -> R
                 ),
                 Verdict::Undecided(why) => ("undecided", Some(why.clone()), None),
             };
+            let example = witness
+                .as_ref()
+                .map(|w| example(registry, index, i, view, w));
             VariantView {
                 index: i,
                 source_text: variant.text.clone(),
@@ -180,9 +294,8 @@ pub fn response_view(registry: &Registry, index: usize, view: Option<&str>) -> R
                 rephrase: variant.rephrase,
                 kind,
                 reason,
-                text: witness
-                    .as_ref()
-                    .map(|w| deliver_witness(registry, &response.name, view, w)),
+                text: example.as_ref().map(|pieces| example_text(pieces)),
+                example,
                 witness_shown: witness
                     .as_ref()
                     .map(|w| describe_witness(&registry.entries, w)),
@@ -200,52 +313,49 @@ pub fn response_view(registry: &Registry, index: usize, view: Option<&str>) -> R
 
 /// Every response the snapshot lists, in name order.
 pub fn responses(registry: &Registry, options: Options) -> Vec<ResponseView> {
-    (0..registry.responses.len())
+    let mut order: Vec<usize> = (0..registry.responses.len())
         .filter(|&i| options.bundled || !registry.responses[i].file.starts_with('<'))
+        .collect();
+    order.sort_by(|&a, &b| registry.responses[a].name.cmp(&registry.responses[b].name));
+    order
+        .into_iter()
         .map(|i| response_view(registry, i, analysis::home_view(registry, i)))
         .collect()
 }
 
-/// One line of data: escaped so it stays one line (a text's own lines are
-/// written as lines of their own, indented).
+/// One line of analysis: escaped so that it stays one line.
 fn one_line(text: &str) -> String {
-    crate::diagnostics::escape::escape(text).into_owned()
+    escape(text).into_owned()
 }
 
 /// The snapshot of `registry`.
 pub fn render(registry: &Registry, options: Options) -> String {
     let mut out = String::from(HEADER);
     for response in responses(registry, options) {
-        let view = response
-            .view
-            .as_deref()
-            .map_or("no skill active".to_owned(), |s| {
-                format!("skill `{}` active", one_line(s))
-            });
+        let view = response.view.as_deref().map_or("none".to_owned(), quote);
         let _ = write!(
             out,
-            "\n## {}\n{} ({view})\n",
-            one_line(&response.name),
-            one_line(&response.file)
+            "\nresponse {}\n  file {}\n  view {view}\n",
+            quote(&response.name),
+            quote(&response.file)
         );
         for v in &response.variants {
-            let kind = match (&v.condition, v.default) {
-                (Some(c), _) => format!("if `{}`", one_line(c)),
-                (None, true) => "default".to_owned(),
-                (None, false) => "without condition".to_owned(),
-            };
-            let rephrase = if v.rephrase { "rephrased" } else { "verbatim" };
             let _ = write!(
                 out,
-                "\n  {}. {kind} [{rephrase}]\n  {}\n",
+                "\n  variant {}\n    {}\n    rephrase {}\n    text {}\n    ~ {}\n",
                 v.index,
+                v.when(),
+                v.rephrase,
+                quote(&v.source_text),
                 one_line(&v.verdict())
             );
-            if let Some(text) = &v.text {
-                out.push_str("  | ");
-                let lines: Vec<String> = text.split('\n').map(one_line).collect();
-                out.push_str(&lines.join("\n  | "));
-                out.push('\n');
+            // Wording alone needs no example: the text line is what is delivered.
+            if let Some(example) = v
+                .example
+                .as_ref()
+                .filter(|e| e.iter().any(|p| !matches!(p, ExamplePiece::Wording(_))))
+            {
+                let _ = writeln!(out, "    ~ example: {}", example_line(example));
             }
         }
     }
@@ -311,13 +421,7 @@ pub fn check(dir: impl AsRef<Path>, snapshot: impl AsRef<Path>) -> Result<(), Mi
     let files =
         crate::ProjectFiles::read(dir.as_ref()).map_err(|e| Mismatch::Read(e.to_string()))?;
     let registry = crate::lower(&crate::check(&files)).map_err(Mismatch::Invalid)?;
-    let snapshot = snapshot.as_ref();
-    let expected = std::fs::read_to_string(snapshot).map_err(|e| {
-        Mismatch::Read(format!(
-            "cannot read the snapshot `{}`: {e}",
-            snapshot.display()
-        ))
-    })?;
+    let expected = file::read(snapshot.as_ref()).map_err(|e| Mismatch::Read(e.to_string()))?;
     let found = render(&registry, Options::default());
     compare(&expected, &found)
 }

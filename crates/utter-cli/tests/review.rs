@@ -1,0 +1,229 @@
+//! The review outputs under hostile data: the snapshot file is never
+//! reached through a link or special file, and names and wording from the
+//! agent never become Markdown markup or lines of their own.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use pulldown_cmark::{Event, Parser, Tag, TagEnd};
+
+fn utter(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_utter"))
+        .args(args)
+        .output()
+        .expect("utter runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn project(name: &str, files: &[(&str, &str)]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("utter-review-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for (path, contents) in files {
+        let path = dir.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, contents).unwrap();
+    }
+    dir
+}
+
+/// Wording a reviewer must see exactly as it is, never as markup.
+const HOSTILE: &[&str] = &[
+    "Reply *YES* or _no_",
+    "<b>bold</b> </details> <img src=x onerror=alert(1)>",
+    "ask @admins and see [the terms](https://example.invalid) or https://example.invalid",
+    "<!-- everything after this hides",
+    "a `tick` and ``two``",
+    "line one\n::error file=README.md::forged\n## heading",
+];
+
+/// A YAML double-quoted scalar.
+fn yaml(s: &str) -> String {
+    format!("{s:?}")
+}
+
+fn agent(name: &str, texts: &[&str], extra_response: Option<&str>) -> PathBuf {
+    let mut responses = String::from("responses:\n");
+    responses.push_str(&format!("  {}:\n", yaml("utter_`tick`\n::add-mask::x")));
+    for (i, t) in texts.iter().enumerate() {
+        responses.push_str(&format!("    - text: {}\n", yaml(t)));
+        if i + 1 < texts.len() {
+            responses.push_str(&format!("      condition: session.project.n == {i}\n"));
+        }
+    }
+    if let Some(extra) = extra_response {
+        responses.push_str(&format!(
+            "  {}:\n    - text: {}\n",
+            yaml(extra),
+            yaml(HOSTILE[0])
+        ));
+    }
+    project(
+        name,
+        &[
+            ("memory.yml", "n: {type: int}\n"),
+            ("responses.yml", &responses),
+        ],
+    )
+}
+
+#[test]
+fn markdown_diff_shows_hostile_wording_as_text() {
+    let old = agent(
+        "md-old",
+        &["Plain.", "Also plain.", "Default."],
+        Some("utter_<b>gone</b>"),
+    );
+    let mut new_texts: Vec<&str> = HOSTILE.to_vec();
+    new_texts.push("Default.");
+    let new = agent("md-new", &new_texts, Some("utter_*added* @here"));
+    let out = utter(&[
+        "diff",
+        old.to_str().unwrap(),
+        new.to_str().unwrap(),
+        "--format",
+        "markdown",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let md = text(&out.stdout);
+    // Data never starts a line: every line is a heading, a list item or blank.
+    for line in md.lines() {
+        let t = line.trim_start();
+        assert!(
+            t.is_empty() || t.starts_with("### ") || t.starts_with("- "),
+            "a line made of data: {line:?}\n{md}"
+        );
+    }
+    let mut code = Vec::new();
+    let mut depth = 0usize;
+    let mut deepest = 0usize;
+    for event in Parser::new(&md) {
+        match event {
+            Event::Start(Tag::List(_)) => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            Event::End(TagEnd::List(_)) => depth -= 1,
+            Event::Start(
+                tag @ (Tag::Emphasis
+                | Tag::Strong
+                | Tag::Link { .. }
+                | Tag::Image { .. }
+                | Tag::HtmlBlock),
+            ) => panic!("markup made of data: {tag:?}\n{md}"),
+            Event::Html(h) | Event::InlineHtml(h) => panic!("HTML made of data: {h}\n{md}"),
+            Event::Code(c) => code.push(c.into_string()),
+            _ => {}
+        }
+    }
+    assert_eq!(deepest, 2, "variants are nested under their response\n{md}");
+    // Every hostile wording is shown whole, quoted, in one code span.
+    for hostile in HOSTILE {
+        let quoted = utter_compiler::diagnostics::escape::quote(hostile);
+        assert!(
+            code.iter().any(|c| c.trim() == quoted),
+            "{hostile:?} not shown as {quoted}\n{md}"
+        );
+    }
+    assert!(
+        code.iter().any(|c| c.contains("utter_*added* @here")),
+        "{md}"
+    );
+    assert!(code.iter().any(|c| c.contains("utter_<b>gone</b>")), "{md}");
+    assert!(
+        code.iter()
+            .any(|c| c.contains("utter_`tick`\\u{a}::add-mask::x")),
+        "{md}"
+    );
+    // The text form: no line of data.
+    let out = utter(&["diff", old.to_str().unwrap(), new.to_str().unwrap()]);
+    let plain = text(&out.stdout);
+    assert!(
+        plain
+            .lines()
+            .all(|l| !l.starts_with("::") && !l.starts_with("##")),
+        "{plain}"
+    );
+    let _ = std::fs::remove_dir_all(old);
+    let _ = std::fs::remove_dir_all(new);
+}
+
+#[test]
+fn diff_reports_a_swap_as_moves_and_states_as_memory_documents() {
+    let old = agent("swap-old", &["First.", "Second.", "Default."], None);
+    let new = project(
+        "swap-new",
+        &[
+            ("memory.yml", "n: {type: int}\n"),
+            (
+                "responses.yml",
+                &format!(
+                    "responses:\n  {}:\n    - text: Second.\n      condition: session.project.n == 1\n    - text: First.\n      condition: session.project.n == 0\n    - text: Default.\n",
+                    yaml("utter_`tick`\n::add-mask::x")
+                ),
+            ),
+        ],
+    );
+    let out = utter(&[
+        "diff",
+        old.to_str().unwrap(),
+        new.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let changes = doc["changed"][0]["changes"].as_array().unwrap();
+    let fields: Vec<&str> = changes
+        .iter()
+        .map(|c| c["field"].as_str().unwrap())
+        .collect();
+    assert_eq!(fields, ["moved", "moved"], "{doc}");
+    for m in doc["changed"][0]["moved"].as_array().unwrap() {
+        assert!(m["memory"]["project"]["n"].is_i64(), "{m}");
+    }
+    let _ = std::fs::remove_dir_all(old);
+    let _ = std::fs::remove_dir_all(new);
+}
+
+#[cfg(unix)]
+#[test]
+fn the_snapshot_is_never_written_or_read_through_a_link() {
+    let dir = agent("links", &["One.", "Default."], None);
+    let outside = std::env::temp_dir().join(format!("utter-review-outside-{}", std::process::id()));
+    std::fs::write(&outside, "keep me\n").unwrap();
+    let snap = dir.join("responses.snap");
+    std::os::unix::fs::symlink(&outside, &snap).unwrap();
+    let d = dir.to_str().unwrap();
+    for args in [vec!["snapshot", d], vec!["snapshot", d, "--check"]] {
+        let out = utter(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            text(&out.stderr).contains("symbolic link"),
+            "{}",
+            text(&out.stderr)
+        );
+    }
+    assert_eq!(std::fs::read_to_string(&outside).unwrap(), "keep me\n");
+    std::fs::remove_file(&snap).unwrap();
+    for special in ["/dev/zero", "/proc/self/environ"] {
+        if Path::new(special).exists() {
+            let out = utter(&["snapshot", d, "--check", "--out", special]);
+            assert_eq!(out.status.code(), Some(2), "{special}");
+            assert!(
+                text(&out.stderr).contains("not a regular file"),
+                "{special}"
+            );
+            assert!(
+                text(&out.stdout).is_empty(),
+                "{special}: nothing of it printed"
+            );
+        }
+    }
+    // Written once, it checks clean.
+    assert_eq!(utter(&["snapshot", d]).status.code(), Some(0));
+    assert_eq!(utter(&["snapshot", d, "--check"]).status.code(), Some(0));
+    let _ = std::fs::remove_file(outside);
+    let _ = std::fs::remove_dir_all(dir);
+}
