@@ -1,15 +1,25 @@
 //! Finite abstract domains: for each entry a response's conditions read,
 //! a few concrete values standing for every value the entry can hold.
 //!
-//! Exact when memory holds values of the declared types (as typed memory
-//! and `SlotMemory` enforce): two values that compare alike with every
-//! literal and entry they meet in the conditions, and have the same
-//! truthiness, give every condition the same outcome, so one of each kind
-//! suffices. `bool` and `categorical` are finite already; `int`, `float`
-//! and `text` are cut at the literals they meet (each literal, a value
-//! between and beyond each pair); entries compared with each other share
-//! their cut points, so every relative order is there. `any`, `json` and
-//! `list` hold values of any shape: no finite domain, no claim.
+//! Sound and exact when memory holds values of the declared types (as
+//! typed memory and `SlotMemory` enforce): conditions only compare, so two
+//! assignments that order the entries of a group (entries compared with
+//! each other, transitively) and the group's literals alike, with the same
+//! truthiness, give every condition the same outcome. So each group's
+//! literals are cut points (with `0` and `""`, where truthiness turns), and
+//! between two neighbouring cut points, and beyond both ends, a domain
+//! holds as many distinct values as the group has entries (all of them
+//! where fewer exist): any order of the group's entries, equalities
+//! included, is there. Integers are cut in exact integer arithmetic over
+//! the whole `i64` range; a float literal splits the integers at its floor
+//! and ceiling, an integer literal splits the floats at the two floats
+//! nearest it; texts take the smallest texts above each cut (`cut + "\0"`,
+//! `cut + "\0\0"`, ...), which are exactly the texts next to it. `bool` and
+//! `categorical` are finite already (a categorical's values are cut points
+//! of the texts it is compared with). `any`, `json` and `list` hold values
+//! of any shape: no finite domain, no claim; neither where a group mixes
+//! `int` and `float` entries beyond 2^52, where no float may lie between
+//! two neighbouring integers.
 
 use std::collections::BTreeSet;
 
@@ -17,27 +27,47 @@ use utter::{EntryType, Value};
 
 use crate::condition::{Expr, Literal};
 
-/// Why an entry has no finite domain.
-pub struct Unbounded;
+/// Why an entry has no finite exact domain, in words.
+pub struct Unbounded(pub String);
 
-/// The cut points of a group of entries compared with each other.
+/// A numeric cut point as written: an exact integer or a float.
+#[derive(Clone, Copy, Debug)]
+enum Num {
+    Int(i64),
+    Float(f64),
+}
+
+/// The cut points of a group of entries compared with each other, and
+/// what the group holds.
 #[derive(Default)]
 pub struct Cuts {
-    numbers: Vec<f64>,
+    numbers: Vec<Num>,
     texts: BTreeSet<String>,
+    /// Entries of the group a condition reads.
+    members: usize,
+    ints: bool,
+    floats: bool,
 }
 
 impl Cuts {
     fn literal(&mut self, literal: &Literal) {
         match literal {
-            Literal::Int(i) => self.numbers.push(*i as f64),
-            Literal::Float(f) if f.is_finite() => self.numbers.push(*f),
-            Literal::Bool(b) => self.numbers.push(f64::from(u8::from(*b))),
+            Literal::Int(i) => self.numbers.push(Num::Int(*i)),
+            Literal::Float(f) if f.is_finite() => self.numbers.push(Num::Float(*f)),
+            Literal::Bool(b) => self.numbers.push(Num::Int(i64::from(*b))),
             Literal::Str(s) => {
                 self.texts.insert(s.clone());
             }
             Literal::Float(_) | Literal::None => {}
         }
+    }
+
+    fn absorb(&mut self, other: Cuts) {
+        self.numbers.extend(other.numbers);
+        self.texts.extend(other.texts);
+        self.members += other.members;
+        self.ints |= other.ints;
+        self.floats |= other.floats;
     }
 }
 
@@ -70,8 +100,7 @@ impl Comparisons {
         if a != b {
             self.parent[b] = a;
             let moved = std::mem::take(&mut self.cuts[b]);
-            self.cuts[a].numbers.extend(moved.numbers);
-            self.cuts[a].texts.extend(moved.texts);
+            self.cuts[a].absorb(moved);
         }
     }
 
@@ -100,6 +129,22 @@ impl Comparisons {
         }
     }
 
+    /// Records that a condition reads entry `id` of type `ty` (with
+    /// `values` for a categorical): call for every entry read, after every
+    /// [`Comparisons::add`] and before any [`Comparisons::candidates`].
+    pub fn member(&mut self, id: usize, ty: EntryType, values: &[String]) {
+        let root = self.root(id);
+        let cuts = &mut self.cuts[root];
+        cuts.members += 1;
+        match ty {
+            EntryType::Int => cuts.ints = true,
+            EntryType::Float => cuts.floats = true,
+            EntryType::Bool => cuts.numbers.extend([Num::Int(0), Num::Int(1)]),
+            EntryType::Categorical => cuts.texts.extend(values.iter().cloned()),
+            _ => {}
+        }
+    }
+
     /// The values standing for every value entry `id` of type `ty` (with
     /// `values` for a categorical) can hold, unset excluded.
     pub fn candidates(
@@ -110,84 +155,217 @@ impl Comparisons {
     ) -> Result<Vec<Value>, Unbounded> {
         let root = self.root(id);
         let cuts = &self.cuts[root];
+        let k = cuts.members.max(1);
         Ok(match ty {
             EntryType::Bool => vec![Value::Bool(false), Value::Bool(true)],
             EntryType::Categorical => values.iter().map(|v| Value::from(v.as_str())).collect(),
             // The literals first: a witness reads best in the values the
             // conditions name.
             EntryType::Int => {
-                let mut out = ints(&cuts.numbers);
-                out.sort_by_key(|i| !cuts.numbers.contains(&(*i as f64)));
+                let points = int_points(&cuts.numbers);
+                let mut out = ints(&points, k);
+                if cuts.floats {
+                    mixed_in_float_range(&out)?;
+                }
+                out.sort_by_key(|i| !points.contains(i) || *i == 0 && !literal_zero(&cuts.numbers));
                 out.into_iter().map(Value::Int).collect()
             }
             EntryType::Float => {
-                let mut out = floats(&cuts.numbers);
-                out.sort_by_key(|f| (!cuts.numbers.contains(f), f.is_nan()));
+                let mut points = float_points(&cuts.numbers);
+                if cuts.ints {
+                    // An int entry of the group takes these values: the
+                    // floats must order themselves around each of them.
+                    let int_values = ints(&int_points(&cuts.numbers), k);
+                    mixed_in_float_range(&int_values)?;
+                    points.extend(int_values.iter().map(|&i| i as f64));
+                    points.sort_by(f64::total_cmp);
+                    points.dedup_by(|a, b| a == b);
+                }
+                let literals = float_points(&cuts.numbers);
+                let mut out = floats(&points, k);
+                out.sort_by_key(|f| (!literals.iter().any(|l| l == f), f.is_nan()));
                 out.into_iter().map(Value::Float).collect()
             }
             EntryType::Text => {
-                let mut out = texts(&cuts.texts);
+                let mut out = texts(&cuts.texts, k);
                 out.sort_by_key(|t| (!cuts.texts.contains(t), t != "text", t.contains('\u{0}')));
                 out.into_iter().map(Value::from).collect()
             }
-            EntryType::Any | EntryType::Json | EntryType::List => return Err(Unbounded),
+            EntryType::Any | EntryType::Json | EntryType::List => {
+                return Err(Unbounded(format!(
+                    "declared `{ty}`: its values are not enumerable"
+                )));
+            }
         })
     }
 }
 
-/// Integers on both sides of and at every cut, and 0 (falsy) and 1.
-fn ints(cuts: &[f64]) -> Vec<i64> {
-    let mut out = BTreeSet::from([0_i64, 1]);
+/// Whether 0 is one of the literals (else it is only the truthiness cut).
+fn literal_zero(numbers: &[Num]) -> bool {
+    numbers.iter().any(|n| match n {
+        Num::Int(i) => *i == 0,
+        Num::Float(f) => *f == 0.0,
+    })
+}
+
+/// Below 2^52 a float lies between any two neighbouring integers.
+fn mixed_in_float_range(ints: &[i64]) -> Result<(), Unbounded> {
+    const LIMIT: i64 = 1 << 52;
+    if ints.iter().any(|i| !(-LIMIT..=LIMIT).contains(i)) {
+        return Err(Unbounded(
+            "int and float entries are compared with each other beyond 2^52, where the analysis cannot order them exactly".to_owned(),
+        ));
+    }
+    Ok(())
+}
+
+/// The integers where a comparison with the cuts turns: each int cut, the
+/// floor and ceiling of each float cut in the `i64` range, and 0
+/// (truthiness).
+fn int_points(cuts: &[Num]) -> BTreeSet<i64> {
+    let mut out = BTreeSet::from([0_i64]);
     for &c in cuts {
-        // Beyond the i64 range a cut splits nothing an entry can hold.
-        if c.abs() >= 9.0e18 {
-            continue;
+        match c {
+            Num::Int(i) => {
+                out.insert(i);
+            }
+            Num::Float(f) => {
+                for edge in [f.floor(), f.ceil()] {
+                    // -2^63 is an i64; 2^63 and beyond split nothing an int can hold.
+                    if (-9.223_372_036_854_775_808e18..9.223_372_036_854_775_808e18).contains(&edge)
+                    {
+                        out.insert(edge as i64);
+                    }
+                }
+            }
         }
-        let (floor, ceil) = (c.floor() as i64, c.ceil() as i64);
-        out.extend([floor - 1, floor, ceil, ceil + 1]);
+    }
+    out
+}
+
+/// Every point, and `k` integers (all there are, where fewer) in each gap
+/// between two neighbouring points and beyond both ends, in exact integer
+/// arithmetic.
+fn ints(points: &BTreeSet<i64>, k: usize) -> Vec<i64> {
+    let k = k as i128;
+    let mut out: BTreeSet<i64> = points.clone();
+    let sorted: Vec<i128> = points.iter().map(|&p| i128::from(p)).collect();
+    let (low, high) = (i128::from(i64::MIN), i128::from(i64::MAX));
+    let mut gap = |from: i128, to: i128, downward: bool| {
+        // The integers strictly between `from` and `to`, nearest the
+        // point first (`from` when upward, `to` when downward).
+        let count = (to - from - 1).clamp(0, k);
+        for j in 1..=count {
+            let v = if downward { to - j } else { from + j };
+            out.insert(v as i64);
+        }
+    };
+    if let (Some(&first), Some(&last)) = (sorted.first(), sorted.last()) {
+        gap(low - 1, first, true);
+        for pair in sorted.windows(2) {
+            gap(pair[0], pair[1], false);
+        }
+        gap(last, high + 1, false);
     }
     out.into_iter().collect()
 }
 
-/// Every cut, a value between each pair and beyond both ends, the integers
-/// an int cut has around it, 0.0 (falsy) and NaN (compares false to all).
-fn floats(cuts: &[f64]) -> Vec<f64> {
-    let mut points: Vec<f64> = cuts.to_vec();
-    points.extend([0.0, 1.0]);
-    points.sort_by(f64::total_cmp);
-    points.dedup();
-    let mut out = points.clone();
-    for pair in points.windows(2) {
-        out.push(pair[0] / 2.0 + pair[1] / 2.0);
+/// The floats where a comparison with the cuts turns: each float cut, the
+/// two floats nearest each int cut (one, where it is exact), and 0.0.
+fn float_points(cuts: &[Num]) -> Vec<f64> {
+    let mut out = vec![0.0];
+    for &c in cuts {
+        match c {
+            Num::Float(f) => out.push(if f == 0.0 { 0.0 } else { f }),
+            Num::Int(i) => {
+                let near = i as f64;
+                out.push(near);
+                // `near` as an exact integer (in range: |i| < 2^63 rounds to at most 2^63).
+                let exact = near as i128;
+                if exact != i128::from(i) {
+                    out.push(if exact < i128::from(i) {
+                        near.next_up()
+                    } else {
+                        near.next_down()
+                    });
+                }
+            }
+        }
     }
-    let (low, high) = (points[0], points[points.len() - 1]);
-    out.extend([low - 1.0 - low.abs(), high + 1.0 + high.abs(), f64::NAN]);
-    // An int entry compared with this one takes integer values next to the cuts.
-    out.extend(ints(cuts).into_iter().map(|i| i as f64));
     out.sort_by(f64::total_cmp);
-    out.dedup_by(|a, b| a.total_cmp(b).is_eq());
+    out.dedup_by(|a, b| a == b);
     out
 }
 
-/// Every cut, a text right above each (between it and the next, when one
-/// fits), the empty text (falsy, below all) and the smallest that is not
-/// empty (`"\0"`: truthy, below every other).
-fn texts(cuts: &BTreeSet<String>) -> Vec<String> {
-    let mut out: BTreeSet<String> = cuts.iter().cloned().collect();
-    out.insert(String::new());
-    out.insert("\u{0}".to_owned());
-    // A plain word: a witness that shows a text reads best with one.
-    out.insert("text".to_owned());
-    let sorted: Vec<&String> = cuts.iter().collect();
+/// Every point, `k` distinct floats in each gap between two neighbouring
+/// points and beyond both ends (all there are, where fewer), and NaN
+/// (truthy, and compares false with everything).
+fn floats(points: &[f64], k: usize) -> Vec<f64> {
+    let mut out: Vec<f64> = points.to_vec();
+    let mut gap = |from: f64, to: f64| {
+        // Readable values first: halving towards `from` (1.5, 1.25, ...).
+        let mut found: Vec<f64> = Vec::new();
+        let mut upper = to;
+        while found.len() < k {
+            let mid = if from == f64::NEG_INFINITY {
+                upper - upper.abs().max(1.0)
+            } else if upper == f64::INFINITY {
+                from + from.abs().max(1.0)
+            } else {
+                from / 2.0 + upper / 2.0
+            };
+            if !(mid > from && mid < upper) {
+                break;
+            }
+            found.push(mid);
+            upper = mid;
+        }
+        if found.len() < k {
+            // The floats right above `from`: every one there is, in order.
+            found.clear();
+            let mut next = from.next_up();
+            while found.len() < k && next < to {
+                found.push(next);
+                next = next.next_up();
+            }
+        }
+        out.extend(found);
+    };
+    if let (Some(&first), Some(&last)) = (points.first(), points.last()) {
+        gap(f64::NEG_INFINITY, first);
+        for pair in points.windows(2) {
+            gap(pair[0], pair[1]);
+        }
+        gap(last, f64::INFINITY);
+    }
+    out.sort_by(f64::total_cmp);
+    out.dedup_by(|a, b| a.total_cmp(b).is_eq());
+    out.push(f64::NAN);
+    out
+}
+
+/// Every cut, `""` (falsy, below all), `"text"` (a witness reads best with
+/// a word), and the `k` smallest texts above each cut that lie below the
+/// next (`cut + "\0"`, `cut + "\0\0"`, ...: exactly the texts next to it).
+fn texts(cuts: &BTreeSet<String>, k: usize) -> Vec<String> {
+    let mut points: BTreeSet<String> = cuts.iter().cloned().collect();
+    points.insert(String::new());
+    let sorted: Vec<&String> = points.iter().collect();
+    let mut out: BTreeSet<String> = points.iter().cloned().collect();
     for (i, cut) in sorted.iter().enumerate() {
-        let above = format!("{cut}\u{0}");
-        if sorted
-            .get(i + 1)
-            .is_none_or(|next| above.as_str() < next.as_str())
-        {
-            out.insert(above);
+        let mut above = (*cut).clone();
+        for _ in 0..k {
+            above.push('\u{0}');
+            if sorted
+                .get(i + 1)
+                .is_some_and(|next| above.as_str() >= next.as_str())
+            {
+                break;
+            }
+            out.insert(above.clone());
         }
     }
+    out.insert("text".to_owned());
     out.into_iter().collect()
 }
 
@@ -197,23 +375,44 @@ mod tests {
 
     #[test]
     fn numbers_are_cut_on_both_sides() {
-        assert_eq!(ints(&[5.0]), vec![0, 1, 4, 5, 6]);
-        assert_eq!(ints(&[1.5]), vec![0, 1, 2, 3]);
-        let f = floats(&[2.0]);
+        let points = int_points(&[Num::Int(5)]);
+        assert_eq!(ints(&points, 1), vec![-1, 0, 1, 5, 6]);
+        assert_eq!(ints(&points, 2), vec![-2, -1, 0, 1, 2, 5, 6, 7]);
+        assert_eq!(
+            ints(&int_points(&[Num::Float(1.5)]), 1),
+            vec![-1, 0, 1, 2, 3]
+        );
+        // Exact at the ends of i64 and above 2^53.
+        let big = int_points(&[Num::Int(i64::MAX - 1), Num::Int(9_007_199_254_740_993)]);
+        let values = ints(&big, 2);
+        assert!(values.contains(&i64::MAX) && values.contains(&9_007_199_254_740_994));
+        assert!(values.contains(&9_007_199_254_740_995));
+        let f = floats(&float_points(&[Num::Float(2.0)]), 1);
         assert!(f.contains(&2.0) && f.iter().any(|x| *x > 2.0) && f.iter().any(|x| *x < 2.0));
         assert!(f.iter().any(|x| x.is_nan()) && f.contains(&0.0));
+        // Two floats between 1 and 3 for two entries compared with each other.
+        let f = floats(&float_points(&[Num::Int(1), Num::Int(3)]), 2);
+        assert_eq!(f.iter().filter(|x| **x > 1.0 && **x < 3.0).count(), 2);
     }
 
     #[test]
     fn texts_are_cut_at_each_literal() {
         let cuts = BTreeSet::from(["b".to_owned(), "b\u{0}".to_owned()]);
-        let t = texts(&cuts);
+        let t = texts(&cuts, 1);
         assert!(t.contains(&String::new()) && t.contains(&"b".to_owned()));
         // Nothing fits between `b` and `b\0`: no text is made up there.
         assert_eq!(t.iter().filter(|s| s.starts_with('b')).count(), 3);
         assert!(
             t.contains(&"\u{0}".to_owned()),
             "a truthy text below every cut"
+        );
+        // Four entries compared with each other: four texts above "".
+        assert_eq!(
+            texts(&BTreeSet::new(), 4)
+                .iter()
+                .filter(|s| s.starts_with('\u{0}'))
+                .count(),
+            4
         );
     }
 }

@@ -173,16 +173,20 @@ pub fn analyse_subject(subject: &Subject<'_>, view: Option<&str>) -> (Vec<Verdic
         read.extend(expr.refs().into_iter().copied().filter(|&id| readable(id)));
         comparisons.add(expr);
     }
+    for &id in &read {
+        let e = &subject.entries[id];
+        comparisons.member(id, e.ty, &e.values);
+    }
     let mut domains: Vec<(usize, Vec<Value>)> = Vec::new();
     for &id in &read {
         let e = &subject.entries[id];
         match comparisons.candidates(id, e.ty, &e.values) {
             Ok(values) if !values.is_empty() => domains.push((id, values)),
             Ok(_) => {}
-            Err(domain::Unbounded) => {
+            Err(domain::Unbounded(why)) => {
                 let why = format!(
-                    "a condition reads `session.{}.{}`, declared `{}`: its values are not enumerable, so nothing is claimed",
-                    e.namespace, e.name, e.ty
+                    "a condition reads `session.{}.{}`, {why}, so nothing is claimed",
+                    e.namespace, e.name
                 );
                 return (undecided(verdicts, subject, &why), 0);
             }

@@ -167,12 +167,13 @@ pub(super) fn validate_response(
             .iter()
             .find(|v| v.index == second)
             .map_or(raw.name_span.clone(), |v| v.span.clone());
+        // The reference reports it for the response (`variant: null`).
         cx.report_in(
             codes::MULTIPLE_DEFAULTS,
             Severity::Error,
             span,
             &raw.name,
-            Some(second),
+            None,
             format!(
                 "has multiple default variants at index(es) {}; exactly one variant must omit `condition`",
                 listed.join(", ")
