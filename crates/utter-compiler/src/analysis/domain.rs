@@ -230,10 +230,10 @@ fn int_points(cuts: &[Num]) -> BTreeSet<i64> {
                 out.insert(i);
             }
             Num::Float(f) => {
+                // 2^63, exactly: -2^63 is an i64, 2^63 and beyond split nothing an int holds.
+                let limit = -(i64::MIN as f64);
                 for edge in [f.floor(), f.ceil()] {
-                    // -2^63 is an i64; 2^63 and beyond split nothing an int can hold.
-                    if (-9.223_372_036_854_775_808e18..9.223_372_036_854_775_808e18).contains(&edge)
-                    {
+                    if (-limit..limit).contains(&edge) {
                         out.insert(edge as i64);
                     }
                 }
