@@ -158,8 +158,24 @@ pub fn cmd_explain(
     format: RenderFormat,
     color: bool,
 ) -> Result<ExitCode, Fatal> {
-    let Some(registry) = registry_or_errors(dir, "explained", color)? else {
-        return Ok(ExitCode::from(1));
+    let (registry, exit) = match registry_or_errors(dir, "explained but the responses free of errors themselves", color)? {
+        Some(registry) => (registry, ExitCode::SUCCESS),
+        None => {
+            // A response whose own definition and entries are error-free is
+            // explained all the same: the errors elsewhere cannot change it.
+            let checked = crate::load(dir)?;
+            let registry = utter_compiler::lower_usable(&checked);
+            if !registry.responses.iter().any(|r| r.name == response) {
+                return Ok(ExitCode::from(1));
+            }
+            eprintln!(
+                "{}",
+                escape(&format!(
+                    "note: `{response}` is explained all the same: its own definition and the entries it reads are error-free"
+                ))
+            );
+            (registry, ExitCode::from(1))
+        }
     };
     known_skill(&registry, skill)?;
     let Some(index) = registry.responses.iter().position(|r| r.name == response) else {
@@ -177,5 +193,5 @@ pub fn cmd_explain(
         RenderFormat::Text => write!(out, "{}", human(&registry, index, view))?,
         RenderFormat::Json => writeln!(out, "{}", json(&registry, index, view))?,
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(exit)
 }

@@ -332,7 +332,7 @@ fn run(command: Command, color: bool) -> Result<ExitCode, Fatal> {
     }
 }
 
-fn load(dir: &Path) -> Result<Checked, Fatal> {
+pub(crate) fn load(dir: &Path) -> Result<Checked, Fatal> {
     let mut files = ProjectFiles::read(dir)?;
     files.dialect = DIALECT.get().copied().unwrap_or_default();
     Ok(check(&files))

@@ -227,3 +227,52 @@ fn the_snapshot_is_never_written_or_read_through_a_link() {
     let _ = std::fs::remove_file(outside);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// An error in one response hides neither the analysis of the others in
+/// `check` nor their explanation; the broken response is not analysed.
+#[test]
+fn the_analysis_survives_unrelated_errors() {
+    let dir = project(
+        "unrelated",
+        &[
+            ("memory.yml", "g: {type: float}\n"),
+            (
+                "responses.yml",
+                "responses:\n  utter_r:\n    - text: v\n      condition: session.project.g > 1\n    - text: w\n      condition: session.project.g > 2\n    - text: d\n  utter_broken:\n    - text: x\n      condition: session.project.nope > 1\n    - text: x\n      condition: session.project.nope > 2\n    - text: y\n",
+            ),
+        ],
+    );
+    let d = dir.to_str().unwrap();
+    let out = utter(&["check", d, "--format", "json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let codes: Vec<(String, String)> = doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["code"].as_str().unwrap().to_owned(),
+                f["response"].as_str().unwrap_or("").to_owned(),
+            )
+        })
+        .collect();
+    assert!(
+        codes.contains(&("utter.analysis.unreachable_variant".into(), "utter_r".into())),
+        "{codes:?}"
+    );
+    assert!(
+        !codes
+            .iter()
+            .any(|(c, r)| c.starts_with("utter.analysis") && r == "utter_broken"),
+        "no cascade: {codes:?}"
+    );
+    let out = utter(&["explain", d, "utter_r"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stdout).contains("shadowed by variant 0"), "{}", text(&out.stdout));
+    assert!(text(&out.stderr).contains("explained all the same"));
+    let out = utter(&["explain", d, "utter_broken"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stdout).is_empty());
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -62,19 +62,18 @@ mod guide_cli_and_ci {}
 pub use diagnostics::{Finding, Severity, SourceFile, codes};
 pub use interpret::{Interpreter, RegistryError};
 pub use load::project::{ProjectFiles, ReadError};
-pub use lower::{Registry, ResponseIndex, lower};
+pub use lower::{Registry, ResponseIndex, lower, lower_usable, usable_responses};
 pub use unicode::is_invisible;
 pub use validate::{Checked, MergedResponse, Scope};
 
 /// Checks the whole project: every file and the merged registry, then the
-/// variants of each response together, once each is valid on its own (no
-/// analysis of a project with errors: no cascades).
+/// variants of each response together, for every response that is valid
+/// on its own and reads only valid entries (a broken response is not
+/// analysed: no cascades; an error elsewhere does not hide the analysis).
 pub fn check(files: &ProjectFiles) -> Checked {
     let mut checked = validate::validate(files);
-    if !checked.has_errors() {
-        let found = analysis::findings(&checked);
-        checked.findings.extend(found);
-        diagnostics::sort_findings(&mut checked.findings);
-    }
+    let found = analysis::findings(&checked);
+    checked.findings.extend(found);
+    diagnostics::sort_findings(&mut checked.findings);
     checked
 }

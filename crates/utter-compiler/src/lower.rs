@@ -201,11 +201,75 @@ pub(crate) fn entry_ids(entries: &[Entry<String, Vec<String>>]) -> HashMap<(&str
         .collect()
 }
 
+/// The namespace a memory file declares (`memory.yml`: `project`,
+/// `skills/<id>/memory.yml`: `<id>`).
+fn memory_namespace(file: &str) -> Option<&str> {
+    if file == "memory.yml" {
+        return Some("project");
+    }
+    file.strip_prefix("skills/")?.strip_suffix("/memory.yml")
+}
+
+/// The responses that can be analysed and delivered although the project
+/// has errors: no error names the response, none is in its file without
+/// naming a response, every condition parsed, and every entry its
+/// conditions read is declared in a memory file without errors. (An error
+/// elsewhere cannot change what such a response delivers.)
+pub fn usable_responses(checked: &Checked) -> std::collections::BTreeSet<String> {
+    let mut named: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    let mut broken_files: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    let mut broken_namespaces: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    for f in checked.errors() {
+        match &f.response {
+            Some(r) => {
+                named.insert(r);
+            }
+            None => {
+                broken_files.insert(&f.file);
+                if let Some(ns) = memory_namespace(&f.file) {
+                    broken_namespaces.insert(ns);
+                }
+            }
+        }
+    }
+    let entries = lower_entries(checked);
+    let ids = entry_ids(&entries);
+    checked
+        .responses
+        .iter()
+        .filter(|(name, merged)| {
+            !named.contains(name.as_str())
+                && !broken_files.contains(merged.file.as_str())
+                && merged.raw.variants.iter().zip(&merged.conditions).all(|(raw, c)| {
+                    let parsed = c.is_some() || !matches!(raw.condition, ConditionField::Text { .. });
+                    parsed
+                        && c.iter().flat_map(|c| c.refs()).all(|r| {
+                            ids.contains_key(&(r.namespace.as_str(), r.entry.as_str()))
+                                && !broken_namespaces.contains(r.namespace.as_str())
+                        })
+                })
+        })
+        .map(|(name, _)| name.clone())
+        .collect()
+}
+
 /// Lowers a checked project; its error findings if it has any.
 pub fn lower(checked: &Checked) -> Result<Registry, Vec<Finding>> {
     if checked.has_errors() {
         return Err(checked.errors().cloned().collect());
     }
+    Ok(lower_only(checked, |_| true))
+}
+
+/// Lowers the [`usable_responses`] of a project, whatever errors it has
+/// elsewhere: for analysing and explaining what can be.
+pub fn lower_usable(checked: &Checked) -> Registry {
+    let usable = usable_responses(checked);
+    lower_only(checked, |name| usable.contains(name))
+}
+
+/// Lowers the responses `keep` keeps.
+fn lower_only(checked: &Checked, keep: impl Fn(&str) -> bool) -> Registry {
     let entries = lower_entries(checked);
     let ids = entry_ids(&entries);
     let mut by_name: HashMap<&str, Vec<usize>> = HashMap::new();
@@ -216,6 +280,7 @@ pub fn lower(checked: &Checked) -> Result<Registry, Vec<Finding>> {
     let responses: Vec<Response> = checked
         .responses
         .values()
+        .filter(|merged| keep(&merged.raw.name))
         .map(|merged| {
             let variants: Vec<Variant> = merged
                 .raw
@@ -279,6 +344,11 @@ pub fn lower(checked: &Checked) -> Result<Registry, Vec<Finding>> {
                 }
                 if let Some((text, _)) = &trigger.when
                     && let Ok(expr) = condition::parse(text)
+                    // With errors elsewhere, a condition may name what is not declared.
+                    && expr
+                        .refs()
+                        .iter()
+                        .all(|r| ids.contains_key(&(r.namespace.as_str(), r.entry.as_str())))
                 {
                     refs.when.push((response, lower_condition(&expr, &ids)));
                 }
@@ -317,13 +387,13 @@ pub fn lower(checked: &Checked) -> Result<Registry, Vec<Finding>> {
             refs
         })
         .collect();
-    Ok(Registry {
+    Registry {
         entries,
         declarations: checked.memory.clone(),
         skills: checked.skills.clone(),
         responses,
         skill_refs,
-    })
+    }
 }
 
 pub(crate) fn lower_condition(

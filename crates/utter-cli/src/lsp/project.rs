@@ -5,7 +5,7 @@
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
-use utter_compiler::{Checked, ProjectFiles, Registry, check, lower};
+use utter_compiler::{Checked, ProjectFiles, Registry, check, lower, lower_usable};
 
 /// The agent folder a file belongs to: the folder holding `skills/` for a
 /// file in `skills/<id>/`, else the file's own folder.
@@ -67,7 +67,9 @@ impl Project {
         let checked = check(&files);
         Project {
             root: root.to_path_buf(),
-            registry: lower(&checked).ok(),
+            // Errors elsewhere do not hide the analysis of a response that
+            // is error-free itself (hover shows its verdicts).
+            registry: Some(lower(&checked).unwrap_or_else(|_| lower_usable(&checked))),
             checked,
             published: BTreeSet::new(),
         }

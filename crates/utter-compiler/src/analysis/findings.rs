@@ -8,12 +8,15 @@ use std::collections::HashMap;
 use super::{Subject, Verdict, Why, analyse_subject, describe_witness};
 use crate::diagnostics::{Finding, Severity, codes};
 use crate::load::responses::ConditionField;
-use crate::lower::{entry_ids, lower_condition, lower_entries};
+use crate::lower::{entry_ids, lower_condition, lower_entries, usable_responses};
 use crate::validate::{Checked, Scope};
 
-/// The findings of the variant analysis of `checked`, an error-free
-/// project (bundled responses are not the project's to fix).
+/// The findings of the variant analysis of `checked` (bundled responses
+/// are not the project's to fix). With errors in the project, only the
+/// [`usable_responses`] are analysed: an error elsewhere cannot change
+/// what they deliver, and a broken response is not analysed (no cascade).
 pub fn findings(checked: &Checked) -> Vec<Finding> {
+    let usable = checked.has_errors().then(|| usable_responses(checked));
     let entries = lower_entries(checked);
     let ids = entry_ids(&entries);
     let mut out = Vec::new();
@@ -21,7 +24,7 @@ pub fn findings(checked: &Checked) -> Vec<Finding> {
     // verdicts: one analysis each.
     let mut seen: HashMap<String, Option<Vec<Verdict>>> = HashMap::new();
     for (name, merged) in &checked.responses {
-        if merged.file.starts_with('<') {
+        if merged.file.starts_with('<') || usable.as_ref().is_some_and(|u| !u.contains(name)) {
             continue;
         }
         let Some(source) = checked.source(&merged.file) else {
