@@ -158,7 +158,11 @@ pub fn cmd_explain(
     format: RenderFormat,
     color: bool,
 ) -> Result<ExitCode, Fatal> {
-    let (registry, exit) = match registry_or_errors(dir, "explained but the responses free of errors themselves", color)? {
+    let (registry, exit) = match registry_or_errors(
+        dir,
+        "explained but the responses free of errors themselves",
+        color,
+    )? {
         Some(registry) => (registry, ExitCode::SUCCESS),
         None => {
             // A response whose own definition and entries are error-free is

@@ -799,3 +799,54 @@ fn a_misspelt_value_has_a_quick_fix_on_the_literal() {
     client.notify("exit", Value::Null);
     let _ = std::fs::remove_dir_all(&agent);
 }
+
+/// Hover markdown never makes markup of the agent's data: names,
+/// wording, witness values and descriptions are text, whatever they hold.
+#[test]
+fn hover_shows_hostile_data_as_text() {
+    let agent = std::env::temp_dir().join(format!("utter-lsp-hostile-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&agent);
+    let memory = "# see [docs](command:workbench.action.reloadWindow) <img src=https://evil.invalid/x.png> *now* `x` www.evil.invalid\nn: {type: text}\n";
+    let responses = "responses:\n  \"utter_`a` *b*\":\n    - text: \"Reply *YES* <b>x</b> [l](https://evil.invalid)\"\n      condition: session.project.n == \"<img src=x>\"\n    - text: Default.\n";
+    for (path, text) in [("memory.yml", memory), ("responses.yml", responses)] {
+        std::fs::write(
+            {
+                std::fs::create_dir_all(&agent).unwrap();
+                agent.join(path)
+            },
+            text,
+        )
+        .unwrap();
+    }
+    let mut client = Client::start();
+    client.request("initialize", json!({"processId": null, "capabilities": {}}));
+    client.notify("initialized", json!({}));
+    let hovers = [
+        client.hover(
+            &uri(&agent.join("memory.yml")),
+            position_of(memory, "n: {type", 0),
+        ),
+        client.hover(
+            &uri(&agent.join("responses.yml")),
+            position_of(responses, "Reply", 2),
+        ),
+    ];
+    for md in &hovers {
+        assert!(!md.is_empty(), "a hover: {hovers:?}");
+        for event in pulldown_cmark::Parser::new_ext(md, pulldown_cmark::Options::all()) {
+            use pulldown_cmark::{Event, Tag};
+            match event {
+                Event::Start(tag @ (Tag::Link { .. } | Tag::Image { .. } | Tag::Emphasis)) => {
+                    panic!("markup from data: {tag:?} in {md}")
+                }
+                Event::Html(h) | Event::InlineHtml(h) => panic!("HTML from data: {h} in {md}"),
+                _ => {}
+            }
+        }
+    }
+    assert!(hovers[0].contains("reloadWindow"), "{}", hovers[0]);
+    assert!(hovers[1].contains("delivered when"), "{}", hovers[1]);
+    client.request("shutdown", Value::Null);
+    client.notify("exit", Value::Null);
+    let _ = std::fs::remove_dir_all(&agent);
+}

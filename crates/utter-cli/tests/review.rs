@@ -258,7 +258,10 @@ fn the_analysis_survives_unrelated_errors() {
         })
         .collect();
     assert!(
-        codes.contains(&("utter.analysis.unreachable_variant".into(), "utter_r".into())),
+        codes.contains(&(
+            "utter.analysis.unreachable_variant".into(),
+            "utter_r".into()
+        )),
         "{codes:?}"
     );
     assert!(
@@ -269,7 +272,11 @@ fn the_analysis_survives_unrelated_errors() {
     );
     let out = utter(&["explain", d, "utter_r"]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stdout).contains("shadowed by variant 0"), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stdout).contains("shadowed by variant 0"),
+        "{}",
+        text(&out.stdout)
+    );
     assert!(text(&out.stderr).contains("explained all the same"));
     let out = utter(&["explain", d, "utter_broken"]);
     assert_eq!(out.status.code(), Some(1));

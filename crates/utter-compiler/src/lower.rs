@@ -240,14 +240,20 @@ pub fn usable_responses(checked: &Checked) -> std::collections::BTreeSet<String>
         .filter(|(name, merged)| {
             !named.contains(name.as_str())
                 && !broken_files.contains(merged.file.as_str())
-                && merged.raw.variants.iter().zip(&merged.conditions).all(|(raw, c)| {
-                    let parsed = c.is_some() || !matches!(raw.condition, ConditionField::Text { .. });
-                    parsed
-                        && c.iter().flat_map(|c| c.refs()).all(|r| {
-                            ids.contains_key(&(r.namespace.as_str(), r.entry.as_str()))
-                                && !broken_namespaces.contains(r.namespace.as_str())
-                        })
-                })
+                && merged
+                    .raw
+                    .variants
+                    .iter()
+                    .zip(&merged.conditions)
+                    .all(|(raw, c)| {
+                        let parsed =
+                            c.is_some() || !matches!(raw.condition, ConditionField::Text { .. });
+                        parsed
+                            && c.iter().flat_map(|c| c.refs()).all(|r| {
+                                ids.contains_key(&(r.namespace.as_str(), r.entry.as_str()))
+                                    && !broken_namespaces.contains(r.namespace.as_str())
+                            })
+                    })
         })
         .map(|(name, _)| name.clone())
         .collect()

@@ -6,6 +6,7 @@ use lsp_types::{
     Location, NumberOrString, Position, TextEdit, Uri, WorkspaceEdit,
 };
 use utter::Visibility;
+use utter_compiler::diagnostics::escape::{markdown_code, markdown_text, quote};
 use utter_compiler::load::responses::ConditionField;
 use utter_compiler::{Finding, Severity, SourceFile};
 
@@ -274,27 +275,37 @@ pub fn hover(project: &Project, symbol: &Symbol) -> Option<String> {
     match symbol {
         Symbol::Variant { response, variant } => {
             let verdict = variant_verdict(project, response, *variant)?;
-            Some(format!("**`{response}`**, variant {variant}: {verdict}"))
+            Some(format!(
+                "**{}**, variant {variant}: {}",
+                markdown_code(response),
+                markdown_text(&verdict)
+            ))
         }
         Symbol::Response(name) => {
             let r = checked.responses.get(name)?;
             let line = checked
                 .source(&r.file)
                 .map_or(0, |s| s.line_col(r.raw.name_span.start).0);
-            let mut md = format!("**`{name}`** — `{}:{line}`\n", r.file);
+            let mut md = format!(
+                "**{}** — {}\n",
+                markdown_code(name),
+                markdown_code(&format!("{}:{line}", r.file))
+            );
             for v in &r.raw.variants {
                 let condition = match &v.condition {
-                    ConditionField::Text { text, .. } => format!("if `{}`", text.trim()),
+                    ConditionField::Text { text, .. } => {
+                        format!("if {}", markdown_code(text.trim()))
+                    }
                     _ => "default".to_owned(),
                 };
                 let rephrase = if v.rephrase { " *(rephrased)*" } else { "" };
                 md.push_str(&format!(
                     "\n{}. {condition}: {}{rephrase}",
                     v.index,
-                    v.text.replace('\n', " ")
+                    markdown_code(&quote(&v.text))
                 ));
                 if let Some(verdict) = variant_verdict(project, name, v.index) {
-                    md.push_str(&format!(" — {verdict}"));
+                    md.push_str(&format!(" — {}", markdown_text(&verdict)));
                 }
             }
             Some(md)
@@ -310,16 +321,18 @@ pub fn hover(project: &Project, symbol: &Symbol) -> Option<String> {
                 Visibility::Private => "private: readable while its skill is active",
             };
             let mut md = format!(
-                "**`session.{namespace}.{entry}`**: `{}`, {visibility}",
+                "**{}**: `{}`, {visibility}",
+                markdown_code(&format!("session.{namespace}.{entry}")),
                 d.ty
             );
             if !d.values.is_empty() {
-                md.push_str(&format!("\n\nValues: `{}`", d.values.join("`, `")));
+                let values: Vec<String> = d.values.iter().map(|v| markdown_code(v)).collect();
+                md.push_str(&format!("\n\nValues: {}", values.join(", ")));
             }
             if let Some(doc) = d.description.as_ref().or(d.comment.as_ref()) {
-                md.push_str(&format!("\n\n{doc}"));
+                md.push_str(&format!("\n\n{}", markdown_text(doc)));
             }
-            md.push_str(&format!("\n\nDeclared in `{}`", d.file));
+            md.push_str(&format!("\n\nDeclared in {}", markdown_code(&d.file)));
             Some(md)
         }
     }

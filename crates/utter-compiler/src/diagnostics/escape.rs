@@ -130,6 +130,30 @@ pub fn markdown_code(text: &str) -> String {
     format!("{fence}{pad}{text}{pad}{fence}")
 }
 
+/// `text` as Markdown text that reads as itself: [`escape`]d (one line),
+/// every character that can open markup backslash-escaped (emphasis,
+/// code, HTML, links, images, headings, tables, strikethrough, entities),
+/// and the `:` of `://` and the `.` of `www.` too, so no autolink is made.
+pub fn markdown_text(text: &str) -> String {
+    let text = escape(text);
+    let mut out = String::with_capacity(text.len() + 8);
+    for (i, c) in text.char_indices() {
+        let rest = &text[i..];
+        let autolink = (c == ':' && rest.starts_with("://"))
+            || (c == '.' && text[..i].to_ascii_lowercase().ends_with("www"));
+        if autolink
+            || matches!(
+                c,
+                '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '!' | '#' | '|' | '~' | '&'
+            )
+        {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// `text` with every unsafe character written as `\u{..}` (a tab too: a
 /// message is one line).
 pub fn escape(text: &str) -> Cow<'_, str> {
@@ -199,6 +223,18 @@ mod tests {
         assert_ne!(quote("a\\u{1b}b"), quote("a\u{1b}b"));
         assert_eq!(unquote("\"a\"b\""), None);
         assert_eq!(unquote("\"\\q\""), None);
+    }
+
+    #[test]
+    fn markdown_text_opens_no_markup() {
+        assert_eq!(
+            markdown_text("*a* <b> [l](x) https://e.x www.e.x `c` #h"),
+            "\\*a\\* \\<b\\> \\[l\\](x) https\\://e.x www\\.e.x \\`c\\` \\#h"
+        );
+        assert_eq!(
+            markdown_text("session.s.x = 'lost'"),
+            "session.s.x = 'lost'"
+        );
     }
 
     #[test]
