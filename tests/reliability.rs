@@ -71,7 +71,32 @@ fn oversized_files_are_not_read() {
     let huge = "#".repeat(9 * 1024 * 1024);
     let checked = checked(&[("responses.yml", &huge)]);
     assert_eq!(codes_of(&checked), [codes::YAML_LIMIT]);
-    assert!(checked.findings[0].message.contains("bytes"));
+    assert!(checked.findings[0].message.contains("too large"));
+    // Read from disk, wherever it is, an agent whose only file is too
+    // large is an agent with a file too large, not "not an agent folder".
+    for place in ["responses.yml", "skills/a/responses.yml", "memory.yml"] {
+        let dir = std::env::temp_dir().join(format!(
+            "utter-oversized-{}-{}",
+            std::process::id(),
+            place.replace('/', "-")
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        let path = dir.join(place);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, &huge).unwrap();
+        let files =
+            utter_compiler::ProjectFiles::read(&dir).unwrap_or_else(|e| panic!("{place}: {e}"));
+        let checked = utter_compiler::check(&files);
+        assert!(
+            checked
+                .findings
+                .iter()
+                .any(|f| f.code == codes::YAML_LIMIT && f.message.contains("too large")),
+            "{place}: {:?}",
+            checked.findings
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
 
 #[test]

@@ -221,9 +221,19 @@ enum RenderFormat {
 /// A failure to run: unreadable input, a wrong folder. Exit code 2.
 struct Fatal(String);
 
-impl<E: std::fmt::Display> From<E> for Fatal {
+/// What a [`Fatal`] holds when standard output was closed by its reader.
+const STDOUT_CLOSED: &str = "\u{0}stdout closed";
+
+impl<E: std::fmt::Display + 'static> From<E> for Fatal {
     fn from(e: E) -> Self {
-        Fatal(e.to_string())
+        let closed = (&e as &dyn std::any::Any)
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe);
+        Fatal(if closed {
+            STDOUT_CLOSED.to_owned()
+        } else {
+            e.to_string()
+        })
     }
 }
 
@@ -253,10 +263,13 @@ fn main() -> ExitCode {
     );
     match run(cli.command, color) {
         Ok(code) => code,
+        // The reader went away (`utter check | head`): end quietly, with
+        // the status a shell gives a process that SIGPIPE ended.
+        Err(Fatal(message)) if message == STDOUT_CLOSED => ExitCode::from(141),
         Err(Fatal(message)) => {
             // A script reading JSON gets a document on stdout, too.
             if json_out {
-                println!("{}", output::json_fatal(&message));
+                let _ = writeln!(std::io::stdout(), "{}", output::json_fatal(&message));
             }
             // Paths and names in it are data: shown, never obeyed.
             eprintln!("error: {}", escape(&message));
@@ -326,7 +339,9 @@ fn run(command: Command, color: bool) -> Result<ExitCode, Fatal> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Completions { shell } => {
-            clap_complete::generate(shell, &mut Cli::command(), "utter", &mut std::io::stdout());
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "utter", &mut script);
+            std::io::stdout().write_all(&script)?;
             Ok(ExitCode::SUCCESS)
         }
     }

@@ -281,7 +281,7 @@ pub fn cmd_snapshot(
     let found = render(&registry, bundled);
     if !check {
         snapshot::file::write(&path, &found).map_err(|e| Fatal(e.to_string()))?;
-        println!("wrote {}", escape(&shown));
+        writeln!(std::io::stdout(), "wrote {}", escape(&shown))?;
         return Ok(ExitCode::SUCCESS);
     }
     let update = format!("utter snapshot {}", dir.display());

@@ -255,6 +255,7 @@ impl ProjectFiles {
     pub fn is_agent(&self) -> bool {
         let agent_file = |label: &str| ROOT_FILES.contains(&label) || label.starts_with("skills/");
         self.files.keys().any(|label| agent_file(label))
+            || self.oversized.keys().any(|label| agent_file(label))
             || self.skipped.iter().any(|(label, _)| agent_file(label))
     }
 

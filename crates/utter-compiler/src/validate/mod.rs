@@ -309,14 +309,16 @@ pub(crate) fn validate(files: &ProjectFiles) -> Checked {
     let mut findings = Vec::new();
     let units = units(files);
 
-    for (label, size) in &files.oversized {
+    for label in files.oversized.keys() {
         let limit = crate::load::project::MAX_FILE_BYTES;
         findings.push(SourceFile::new(label.clone(), "").finding(
             codes::YAML_LIMIT,
             Severity::Error,
             0..0,
-            format!("the file is {size} bytes; utter reads files of at most {limit} bytes"),
-        ));
+            // The read stops past the limit: a larger size is not known.
+            format!("the file is too large: more than {limit} bytes (utter reads files of at most {limit} bytes)"),
+        )
+        .with_help("split its responses or entries over skill files, or shorten it"));
     }
 
     for (label, why) in &files.skipped {
