@@ -801,6 +801,9 @@ fn default_rules() {
             // At the second default, the one in excess; reported for the
             // response (`variant: null`), as the reference reports it.
             one(codes::MULTIPLE_DEFAULTS, "two", None, 9, 7),
+            // The errors elsewhere do not hide the analysis of a response
+            // that is valid itself.
+            one(codes::UNREACHABLE_VARIANT, "many_plain", Some(1), 12, 7),
         ]
     );
     let checked = checked(&[

@@ -6,9 +6,12 @@
 
 mod batch;
 mod explain;
+mod fatal;
 mod lsp;
 mod output;
 mod review;
+
+use fatal::{Fatal, STDOUT_CLOSED};
 
 use std::io::{IsTerminal as _, Read as _, Write as _};
 use std::path::{Path, PathBuf};
@@ -216,25 +219,6 @@ enum DiffFormat {
 enum RenderFormat {
     Text,
     Json,
-}
-
-/// A failure to run: unreadable input, a wrong folder. Exit code 2.
-struct Fatal(String);
-
-/// What a [`Fatal`] holds when standard output was closed by its reader.
-const STDOUT_CLOSED: &str = "\u{0}stdout closed";
-
-impl<E: std::fmt::Display + 'static> From<E> for Fatal {
-    fn from(e: E) -> Self {
-        let closed = (&e as &dyn std::any::Any)
-            .downcast_ref::<std::io::Error>()
-            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe);
-        Fatal(if closed {
-            STDOUT_CLOSED.to_owned()
-        } else {
-            e.to_string()
-        })
-    }
 }
 
 fn main() -> ExitCode {
