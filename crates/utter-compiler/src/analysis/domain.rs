@@ -183,7 +183,9 @@ impl Comparisons {
                 }
                 let literals = float_points(&cuts.numbers);
                 let mut out = floats(&points, k);
-                out.sort_by_key(|f| (!literals.iter().any(|l| l == f), f.is_nan()));
+                // `float_points` is sorted: a literal is found by halving.
+                let is_literal = |f: &f64| literals.binary_search_by(|l| l.total_cmp(f)).is_ok();
+                out.sort_by_key(|f| (!is_literal(f), f.is_nan()));
                 out.into_iter().map(Value::Float).collect()
             }
             EntryType::Text => {

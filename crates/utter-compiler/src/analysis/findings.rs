@@ -17,6 +17,13 @@ use crate::validate::{Checked, Scope};
 /// what they deliver, and a broken response is not analysed (no cascade).
 pub fn findings(checked: &Checked) -> Vec<Finding> {
     let usable = checked.has_errors().then(|| usable_responses(checked));
+    // Looked up per variant: a set, not a scan of every finding.
+    let never_true: std::collections::HashSet<(&str, usize)> = checked
+        .findings
+        .iter()
+        .filter(|f| f.code == codes::NEVER_TRUE)
+        .filter_map(|f| Some((f.response.as_deref()?, f.variant?)))
+        .collect();
     let entries = lower_entries(checked);
     let ids = entry_ids(&entries);
     let mut out = Vec::new();
@@ -48,7 +55,8 @@ pub fn findings(checked: &Checked) -> Vec<Finding> {
         let conditioned: Vec<usize> = (0..texts.len()).filter(|&i| texts[i].is_some()).collect();
         let mut key = String::from(view.unwrap_or("\u{0}"));
         for text in &texts {
-            key.push(if text.is_some() { '\u{1}' } else { '\u{2}' });
+            // Length-prefixed: no condition text can pose as two.
+            key.push_str(&format!("|{}:", text.map_or(usize::MAX, str::len)));
             key.push_str(text.unwrap_or_default());
         }
         let verdicts = seen.entry(key).or_insert_with(|| {
@@ -100,13 +108,7 @@ pub fn findings(checked: &Checked) -> Vec<Finding> {
                 .map_or(merged.raw.name_span.clone(), |v| v.span.clone())
         };
         // A variant the type analysis already calls never true is its finding.
-        let reported = |variant: usize| {
-            checked.findings.iter().any(|f| {
-                f.code == codes::NEVER_TRUE
-                    && f.response.as_deref() == Some(response_name.as_str())
-                    && f.variant == Some(variant)
-            })
-        };
+        let reported = |variant: usize| never_true.contains(&(response_name.as_str(), variant));
         let mut push = |code, severity, variant: Option<usize>, message: String, help: String| {
             let span = variant.map_or(merged.raw.name_span.clone(), span_of);
             let mut finding = source

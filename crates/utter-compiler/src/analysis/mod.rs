@@ -24,7 +24,7 @@ use std::collections::BTreeSet;
 
 use utter::{Context, Entry, EntryKey, EvalError, Memory, Value, ValueRef, Visibility};
 
-use crate::condition::Expr;
+use crate::condition::{CmpOp, Expr, Literal};
 use crate::lower::Registry;
 use domain::Comparisons;
 use utter::program::ProgramData;
@@ -150,9 +150,12 @@ pub fn analyse(registry: &Registry, response: usize, view: Option<&str>) -> Resp
 pub fn analyse_subject(subject: &Subject<'_>, view: Option<&str>) -> (Vec<Verdict>, usize) {
     let conditioned = &subject.conditioned;
     let mut verdicts = vec![Verdict::Undecided(String::new()); subject.variants];
-    let is_conditioned = |i: usize| conditioned.iter().any(|(c, _)| *c == i);
+    let mut is_conditioned = vec![false; subject.variants];
+    for (c, _) in conditioned {
+        is_conditioned[*c] = true;
+    }
     for (i, verdict) in verdicts.iter_mut().enumerate() {
-        if !is_conditioned(i) && subject.default != Some(i) {
+        if !is_conditioned[i] && subject.default != Some(i) {
             *verdict = Verdict::Unreachable(Why::NotTheDefault);
         }
     }
@@ -202,18 +205,47 @@ pub fn analyse_subject(subject: &Subject<'_>, view: Option<&str>) -> (Vec<Verdic
         );
         return (undecided(verdicts, subject, &why), 0);
     }
+    // `entry == literal` conditions are true exactly where the entry holds
+    // an equal value: looked up per state instead of evaluated, so a
+    // response of many such variants costs a lookup per state, not a pass
+    // over every condition.
+    let equalities = Equalities::of(conditioned, &domains);
+    // Each distinct condition is evaluated once per state, however many
+    // variants repeat it (a YAML anchor reused thousands of times).
     let mut program = ProgramData::default();
-    let at: Vec<usize> = conditioned
+    let mut distinct: Vec<(&Expr<usize>, usize)> = Vec::new();
+    let mut by_shape: std::collections::HashMap<String, Vec<usize>> =
+        std::collections::HashMap::new();
+    // Per general condition: its number among the distinct ones.
+    let general: Vec<(usize, usize)> = conditioned
         .iter()
-        .map(|(_, expr)| program.condition(*expr) as usize)
+        .enumerate()
+        .filter(|(c, _)| !equalities.simple[*c])
+        .map(|(c, (_, expr))| {
+            let same = by_shape.entry(format!("{expr:?}")).or_default();
+            let found = same.iter().copied().find(|&k| distinct[k].0 == *expr);
+            let k = found.unwrap_or_else(|| {
+                distinct.push((*expr, program.condition(*expr) as usize));
+                same.push(distinct.len() - 1);
+                distinct.len() - 1
+            });
+            (c, k)
+        })
         .collect();
     let program = program.program();
+    let mut distinct_outcomes: Vec<Result<bool, EvalError>> = Vec::with_capacity(distinct.len());
     let mut memory = StateMemory(vec![None; subject.entries.len()]);
     let mut witness: Vec<Option<Witness>> = vec![None; subject.variants];
     let mut ever_true = vec![false; conditioned.len()];
-    let mut first_error: Vec<Option<Option<EvalError>>> = vec![None; conditioned.len()];
+    // `Some(None)`: evaluated without error at least once (an equality never errs).
+    let mut first_error: Vec<Option<Option<EvalError>>> = equalities
+        .simple
+        .iter()
+        .map(|&simple| simple.then_some(None))
+        .collect();
     let mut shadowers: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); conditioned.len()];
-    let mut outcomes: Vec<Result<bool, EvalError>> = Vec::with_capacity(at.len());
+    let mut outcomes: Vec<(usize, Result<bool, EvalError>)> = Vec::with_capacity(general.len());
+    let mut holding: Vec<usize> = Vec::new();
     // Every variant that can be delivered has a witness: nothing is left to prove.
     let wanted = conditioned.len() + usize::from(subject.default.is_some());
     let mut found = 0;
@@ -229,26 +261,43 @@ pub fn analyse_subject(subject: &Subject<'_>, view: Option<&str>) -> (Vec<Verdic
                 .unwrap_or_else(|_| Context::new(&memory)),
             None => Context::new(&memory),
         };
+        distinct_outcomes.clear();
+        distinct_outcomes.extend(
+            distinct
+                .iter()
+                .map(|&(_, a)| program.evaluate(a, subject.entries, &ctx)),
+        );
         outcomes.clear();
         outcomes.extend(
-            at.iter()
-                .map(|&a| program.evaluate(a, subject.entries, &ctx)),
+            general
+                .iter()
+                .map(|&(c, k)| (c, distinct_outcomes[k].clone())),
         );
-        let winner = outcomes
+        holding.clear();
+        for &(d, v) in set {
+            holding.extend_from_slice(&equalities.holding[d][v]);
+        }
+        holding.extend(
+            outcomes
+                .iter()
+                .filter(|(_, o)| matches!(o, Ok(true)))
+                .map(|(c, _)| *c),
+        );
+        let winner = holding
             .iter()
-            .position(|o| matches!(o, Ok(true)))
-            .map(|c| conditioned[c].0)
+            .min()
+            .map(|&c| conditioned[c].0)
             .or(subject.default);
-        for (c, outcome) in outcomes.drain(..).enumerate() {
+        for &c in &holding {
+            ever_true[c] = true;
+            first_error[c] = Some(None);
+            if let Some(w) = winner.filter(|&w| w != conditioned[c].0) {
+                shadowers[c].insert(w);
+            }
+        }
+        for (c, outcome) in outcomes.drain(..) {
             match outcome {
-                Ok(true) => {
-                    ever_true[c] = true;
-                    first_error[c] = Some(None);
-                    if let Some(w) = winner.filter(|&w| w != conditioned[c].0) {
-                        shadowers[c].insert(w);
-                    }
-                }
-                Ok(false) => first_error[c] = Some(None),
+                Ok(_) => first_error[c] = Some(None),
                 Err(e) => {
                     first_error[c].get_or_insert(Some(e));
                 }
@@ -281,6 +330,102 @@ pub fn analyse_subject(subject: &Subject<'_>, view: Option<&str>) -> (Vec<Verdic
         };
     }
     (verdicts, enumerated)
+}
+
+/// The `entry == literal` conditions of a response, and where each holds.
+struct Equalities {
+    /// Per conditioned variant: whether its condition is one.
+    simple: Vec<bool>,
+    /// Per domain, per value: the conditioned variants (by position among
+    /// the conditioned) whose equality holds there.
+    holding: Vec<Vec<Vec<usize>>>,
+}
+
+impl Equalities {
+    fn of(conditioned: &[(usize, &Expr<usize>)], domains: &[(usize, Vec<Value>)]) -> Self {
+        // Values by a key every two equal values share (Python equality:
+        // `1 == 1.0 == True`); a match is confirmed by `py_eq` itself.
+        let key = |v: ValueRef<'_>| -> Option<EqKey> {
+            Some(match v {
+                ValueRef::Bool(b) => EqKey::Num(f64::from(u8::from(b)).to_bits()),
+                ValueRef::Int(i) => EqKey::Num((i as f64).to_bits()),
+                ValueRef::Float(f) if f.is_nan() => return None,
+                ValueRef::Float(f) => EqKey::Num((f + 0.0).to_bits()),
+                ValueRef::Str(s) => EqKey::Str(s.to_owned()),
+                _ => return None,
+            })
+        };
+        let mut index: std::collections::HashMap<(usize, EqKey), Vec<usize>> =
+            std::collections::HashMap::new();
+        for (d, (_, values)) in domains.iter().enumerate() {
+            for (v, value) in values.iter().enumerate() {
+                if let Some(k) = key(value.as_ref()) {
+                    index.entry((d, k)).or_default().push(v);
+                }
+            }
+        }
+        let mut holding: Vec<Vec<Vec<usize>>> = domains
+            .iter()
+            .map(|(_, values)| vec![Vec::new(); values.len()])
+            .collect();
+        let simple = conditioned
+            .iter()
+            .enumerate()
+            .map(|(c, (_, expr))| {
+                let Some((entry, literal)) = equality(expr) else {
+                    return false;
+                };
+                let literal = literal_value(literal);
+                // An entry this view does not read holds no value: never true.
+                if let Some(d) = domains.iter().position(|(id, _)| *id == entry)
+                    && let Some(k) = key(literal.as_ref())
+                    && let Some(found) = index.get(&(d, k))
+                {
+                    for &v in found {
+                        if utter::py_eq(domains[d].1[v].as_ref(), literal.as_ref()) {
+                            holding[d][v].push(c);
+                        }
+                    }
+                }
+                true
+            })
+            .collect();
+        Equalities { simple, holding }
+    }
+}
+
+/// A key equal values share (see [`Equalities::of`]).
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum EqKey {
+    Num(u64),
+    Str(String),
+}
+
+/// `entry == literal` or `literal == entry`, the literal not `None`.
+fn equality(expr: &Expr<usize>) -> Option<(usize, &Literal)> {
+    let Expr::Compare { first, rest } = expr else {
+        return None;
+    };
+    let [(CmpOp::Eq, right)] = rest.as_slice() else {
+        return None;
+    };
+    match (&**first, right) {
+        (Expr::Ref(e), Expr::Lit(l)) | (Expr::Lit(l), Expr::Ref(e)) if *l != Literal::None => {
+            Some((*e, l))
+        }
+        _ => None,
+    }
+}
+
+/// A literal's value.
+fn literal_value(literal: &Literal) -> Value {
+    match literal {
+        Literal::None => Value::None,
+        Literal::Bool(b) => Value::Bool(*b),
+        Literal::Int(i) => Value::Int(*i),
+        Literal::Float(f) => Value::Float(*f),
+        Literal::Str(s) => Value::from(s.as_str()),
+    }
 }
 
 /// `verdicts` with every conditioned variant and the default undecided.

@@ -7,9 +7,9 @@
 //! and a memory state that delivered one text and now delivers another
 //! (the witnesses of both versions, delivered by both).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, VecDeque};
 
-use super::{Options, ResponseView, VariantView, deliver_state, responses};
+use super::{Encoded, Options, ResponseView, VariantView, responses};
 use crate::lower::Registry;
 
 /// One field of one variant that changed.
@@ -96,10 +96,9 @@ fn witness_states(registry: &Registry, view: &ResponseView) -> Vec<(NamedState, 
         .collect()
 }
 
-/// What `state` delivers for `name` in `registry`.
+/// What `state` delivers through `encoded` in `view`.
 fn deliver_named(
-    registry: &Registry,
-    name: &str,
+    encoded: &Encoded<'_>,
     view: Option<&str>,
     state: &[(String, String, utter::Value)],
 ) -> String {
@@ -107,7 +106,7 @@ fn deliver_named(
         .iter()
         .map(|(n, e, v)| (n.as_str(), e.as_str(), v))
         .collect();
-    deliver_state(registry, name, view, &state)
+    encoded.deliver(view, &state)
 }
 
 /// Pairs the variants of two versions of a response: first those with the
@@ -119,19 +118,27 @@ fn pair(before: &[VariantView], after: &[VariantView]) -> Vec<(Option<usize>, Op
     let mut old_free: Vec<bool> = vec![true; before.len()];
     let mut new_free: Vec<bool> = vec![true; after.len()];
     let mut pairs = Vec::new();
-    type Same = fn(&VariantView, &VariantView) -> bool;
-    let rules: [Same; 4] = [
-        |a, b| a.source_text == b.source_text && a.condition == b.condition,
-        |a, b| a.source_text == b.source_text,
-        |a, b| a.condition == b.condition,
-        |_, _| true,
+    // What two variants must share to pair under each rule, tried in turn;
+    // each rule pairs in order, linearly (a queue of new variants per key).
+    type Key = fn(&VariantView) -> (Option<&str>, Option<Option<&str>>);
+    let rules: [Key; 4] = [
+        |v| (Some(&v.source_text), Some(v.condition.as_deref())),
+        |v| (Some(&v.source_text), None),
+        |v| (None, Some(v.condition.as_deref())),
+        |_| (None, None),
     ];
-    for same in rules {
+    for key in rules {
+        let mut waiting: HashMap<_, VecDeque<usize>> = HashMap::new();
+        for (j, b) in after.iter().enumerate() {
+            if new_free[j] {
+                waiting.entry(key(b)).or_default().push_back(j);
+            }
+        }
         for (i, a) in before.iter().enumerate() {
             if !old_free[i] {
                 continue;
             }
-            if let Some(j) = (0..after.len()).find(|&j| new_free[j] && same(a, &after[j])) {
+            if let Some(j) = waiting.get_mut(&key(a)).and_then(VecDeque::pop_front) {
                 old_free[i] = false;
                 new_free[j] = false;
                 pairs.push((Some(i), Some(j)));
@@ -238,16 +245,21 @@ pub fn diff(old: &Registry, new: &Registry, options: Options) -> Diff {
         let view_new = after.view.as_deref();
         let mut states = witness_states(old, &before);
         states.extend(witness_states(new, &after));
+        let (encoded_old, encoded_new) = (Encoded::new(old, &name), Encoded::new(new, &name));
+        let mut seen = std::collections::HashSet::new();
         for (memory, shown) in states {
-            let was = deliver_named(old, &name, view_old, &memory);
-            let now = deliver_named(new, &name, view_new, &memory);
+            let was = deliver_named(&encoded_old, view_old, &memory);
+            let now = deliver_named(&encoded_new, view_new, &memory);
             let moved = Moved {
                 state: shown,
                 memory,
                 old: was,
                 new: now,
             };
-            if moved.old != moved.new && !change.moved.contains(&moved) {
+            // A set, not a scan: a diff may move thousands of states.
+            if moved.old != moved.new
+                && seen.insert((moved.state.clone(), moved.old.clone(), moved.new.clone()))
+            {
                 change.moved.push(moved);
             }
         }

@@ -149,20 +149,46 @@ pub fn deliver_state(
     view: Option<&str>,
     state: &[(&str, &str, &utter::Value)],
 ) -> String {
-    // Only this response is encoded: a snapshot delivers every witness of
-    // every response, and encoding the whole registry each time is quadratic.
-    let Some(response) = registry.response(name) else {
-        return name.to_owned();
-    };
-    let mut program = utter::program::ProgramData::default();
-    response.encode_into(&mut program);
-    with_state(registry, view, state, |ctx| {
-        program
-            .program()
-            .deliver(0, &registry.entries, ctx)
-            .text
-            .into_owned()
-    })
+    Encoded::new(registry, name).deliver(view, state)
+}
+
+/// One response encoded once, to deliver many memory states (encoding
+/// it for each would make a diff of many witnesses quadratic).
+pub struct Encoded<'r> {
+    registry: &'r Registry,
+    name: &'r str,
+    program: Option<utter::program::ProgramData>,
+}
+
+impl<'r> Encoded<'r> {
+    /// Response `name` of `registry` (delivered as its name when there is
+    /// no such response).
+    pub fn new(registry: &'r Registry, name: &'r str) -> Self {
+        let program = registry.response(name).map(|response| {
+            let mut program = utter::program::ProgramData::default();
+            response.encode_into(&mut program);
+            program
+        });
+        Encoded {
+            registry,
+            name,
+            program,
+        }
+    }
+
+    /// What `state` delivers in `view` (see [`deliver_state`]).
+    pub fn deliver(&self, view: Option<&str>, state: &[(&str, &str, &utter::Value)]) -> String {
+        let Some(program) = &self.program else {
+            return self.name.to_owned();
+        };
+        with_state(self.registry, view, state, |ctx| {
+            program
+                .program()
+                .deliver(0, &self.registry.entries, ctx)
+                .text
+                .into_owned()
+        })
+    }
 }
 
 /// One piece of an example text: wording, or what fills a placeholder.
@@ -266,21 +292,28 @@ pub fn reason(registry: &Registry, verdicts: &[Verdict], why: &Why) -> String {
 
 /// Response number `index` under `view`, analysed.
 pub fn response_view(registry: &Registry, index: usize, view: Option<&str>) -> ResponseView {
-    let response = &registry.responses[index];
     let analysis = analysis::analyse(registry, index, view);
-    let variants = analysis
-        .variants
+    view_with(registry, index, view, &analysis.variants)
+}
+
+/// Response number `index` under `view`, with its variants' verdicts.
+fn view_with(
+    registry: &Registry,
+    index: usize,
+    view: Option<&str>,
+    verdicts: &[Verdict],
+) -> ResponseView {
+    let response = &registry.responses[index];
+    let variants = verdicts
         .iter()
         .enumerate()
         .map(|(i, verdict)| {
             let variant = &response.variants[i];
             let (kind, reason, witness) = match verdict {
                 Verdict::Reachable(w) => ("reachable", None, Some(w.clone())),
-                Verdict::Unreachable(why) => (
-                    "unreachable",
-                    Some(reason(registry, &analysis.variants, why)),
-                    None,
-                ),
+                Verdict::Unreachable(why) => {
+                    ("unreachable", Some(reason(registry, verdicts, why)), None)
+                }
                 Verdict::Undecided(why) => ("undecided", Some(why.clone()), None),
             };
             let example = witness
@@ -317,9 +350,32 @@ pub fn responses(registry: &Registry, options: Options) -> Vec<ResponseView> {
         .filter(|&i| options.bundled || !registry.responses[i].file.starts_with('<'))
         .collect();
     order.sort_by(|&a, &b| registry.responses[a].name.cmp(&registry.responses[b].name));
+    // Responses with the same conditions and default in the same view get
+    // the same verdicts: analysed once.
+    let mut seen: std::collections::HashMap<String, Vec<Verdict>> =
+        std::collections::HashMap::new();
     order
         .into_iter()
-        .map(|i| response_view(registry, i, analysis::home_view(registry, i)))
+        .map(|i| {
+            let view = analysis::home_view(registry, i);
+            let r = &registry.responses[i];
+            let mut key = String::from(view.unwrap_or("\u{0}"));
+            for (v, variant) in r.variants.iter().enumerate() {
+                // Length-prefixed: no condition text can pose as two.
+                let text = variant.condition_text.as_deref();
+                let _ = write!(
+                    key,
+                    "|{}{}:{}",
+                    u8::from(r.default == Some(v)),
+                    text.map_or(usize::MAX, str::len),
+                    text.unwrap_or_default()
+                );
+            }
+            let verdicts = seen
+                .entry(key)
+                .or_insert_with(|| analysis::analyse(registry, i, view).variants);
+            view_with(registry, i, view, verdicts)
+        })
         .collect()
 }
 
