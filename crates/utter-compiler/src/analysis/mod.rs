@@ -268,11 +268,7 @@ pub fn analyse_subject(subject: &Subject<'_>, view: Option<&str>) -> (Vec<Verdic
                 .map(|&(_, a)| program.evaluate(a, subject.entries, &ctx)),
         );
         outcomes.clear();
-        outcomes.extend(
-            general
-                .iter()
-                .map(|&(c, k)| (c, distinct_outcomes[k].clone())),
-        );
+        outcomes.extend(general.iter().map(|&(c, k)| (c, distinct_outcomes[k])));
         holding.clear();
         for &(d, v) in set {
             holding.extend_from_slice(&equalities.holding[d][v]);
