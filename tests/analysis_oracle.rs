@@ -156,7 +156,7 @@ fn delivered(
     registry: &Registry,
     interpreter: &utter_compiler::Interpreter<'_>,
     state: &[(usize, &Option<Value>)],
-) -> Option<usize> {
+) -> (Option<usize>, String) {
     let mut memory = SlotMemory::new(&registry.entries);
     for (entry, value) in state {
         if let Some(v) = value {
@@ -166,13 +166,15 @@ fn delivered(
         }
     }
     let ctx = Context::new(&memory);
-    interpreter.deliver("utter_r", &ctx).variant
+    let d = interpreter.deliver("utter_r", &ctx);
+    (d.variant, d.text.into_owned())
 }
 
 #[test]
 fn no_variant_called_unreachable_is_ever_delivered() {
     let mut rng = Rng::new(42);
     let (mut cases, mut states, mut unreachable, mut witnesses) = (0, 0usize, 0, 0);
+    let (mut unset_seen, mut unset_claims) = (0usize, 0usize);
     let wanted: usize = std::env::var("ORACLE_CASES")
         .ok()
         .and_then(|n| n.parse().ok())
@@ -187,12 +189,16 @@ fn no_variant_called_unreachable_is_ever_delivered() {
             }
         }
         let mut variants = String::new();
+        let placeholder =
+            |rng: &mut Rng| format!("{{session.project.{}}}", ENTRIES[*rng.pick(&chosen)].0);
         for _ in 0..1 + rng.below(3) {
             let depth = rng.below(3);
             let c = condition(&mut rng, &chosen, depth);
-            let _ = writeln!(variants, "    - text: v\n      condition: {c:?}");
+            let text = format!("v {}", placeholder(&mut rng));
+            let _ = writeln!(variants, "    - text: {text:?}\n      condition: {c:?}");
         }
-        variants.push_str("    - text: default\n");
+        let text = format!("default {}", placeholder(&mut rng));
+        let _ = writeln!(variants, "    - text: {text:?}");
         let Some(registry) = registry(&variants) else {
             continue;
         };
@@ -222,13 +228,36 @@ fn no_variant_called_unreachable_is_ever_delivered() {
                     let borrowed: Vec<(usize, &Option<Value>)> =
                         state.iter().map(|(e, v)| (*e, v)).collect();
                     assert_eq!(
-                        delivered(&registry, &interpreter, &borrowed),
+                        delivered(&registry, &interpreter, &borrowed).0,
                         Some(v),
                         "the witness {w:?} of variant {v}\n{variants}"
                     );
                 }
                 Verdict::Unreachable(_) => unreachable += 1,
                 Verdict::Undecided(_) => {}
+            }
+        }
+        // Every may-be-unset claim has a state that delivers the variant
+        // with the placeholder as written.
+        for (v, claims) in analysis.may_be_unset.iter().enumerate() {
+            for (raw, w) in claims {
+                let state: Vec<(usize, Option<Value>)> =
+                    w.0.iter()
+                        .map(|(id, value)| {
+                            let name = &registry.entries[*id].name;
+                            let e = ENTRIES.iter().position(|(n, _)| n == name).unwrap();
+                            (e, Some(value.clone()))
+                        })
+                        .collect();
+                let borrowed: Vec<(usize, &Option<Value>)> =
+                    state.iter().map(|(e, v)| (*e, v)).collect();
+                let (got, text) = delivered(&registry, &interpreter, &borrowed);
+                assert_eq!(got, Some(v), "{w:?}\n{variants}");
+                assert!(
+                    text.contains(raw.as_str()),
+                    "{raw} not in {text:?} for {w:?}\n{variants}"
+                );
+                unset_claims += 1;
             }
         }
         // Every state of the boundary values.
@@ -243,12 +272,23 @@ fn no_variant_called_unreachable_is_ever_delivered() {
                 .map(|(d, (&e, &i))| (e, &domains[d][i]))
                 .collect();
             states += 1;
-            if let Some(v) = delivered(&registry, &interpreter, &state) {
+            if let (Some(v), text) = delivered(&registry, &interpreter, &state) {
                 assert!(
                     !matches!(analysis.variants[v], Verdict::Unreachable(_)),
                     "variant {v} called unreachable ({:?}) is delivered for {state:?}\n{variants}",
                     analysis.variants[v]
                 );
+                // A placeholder delivered as written is one the analysis
+                // says may be unset.
+                if let Some(raw) = text.split(' ').nth(1).filter(|p| p.starts_with('{'))
+                    && matches!(analysis.variants[v], Verdict::Reachable(_))
+                {
+                    assert!(
+                        analysis.may_be_unset[v].iter().any(|(p, _)| p == raw),
+                        "{raw} delivered as written for {state:?}, not called may be unset\n{variants}"
+                    );
+                    unset_seen += 1;
+                }
             }
             let mut d = 0;
             loop {
@@ -268,7 +308,11 @@ fn no_variant_called_unreachable_is_ever_delivered() {
         }
     }
     eprintln!(
-        "{cases} random responses, {states} memories delivered, {unreachable} unreachable verdicts, {witnesses} witnesses, none contradicted"
+        "{cases} random responses, {states} memories delivered, {unreachable} unreachable verdicts, {witnesses} witnesses, {unset_claims} may-be-unset claims, {unset_seen} deliveries of an unset placeholder, none contradicted"
+    );
+    assert!(
+        unset_claims >= 100 && unset_seen >= 1000,
+        "{unset_claims} / {unset_seen}"
     );
     assert!(
         unreachable >= 20 && witnesses >= 200,

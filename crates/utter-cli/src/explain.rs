@@ -17,15 +17,15 @@ use utter_compiler::snapshot;
 use crate::{Fatal, RenderFormat, known_skill, registry_or_errors};
 
 /// A witness as a memory document `{"<ns>": {"<entry>": value}}`, ready
-/// for `render --memory`; `null` when it holds a float JSON cannot write
-/// (NaN, an infinity), which `delivered when` still shows.
-pub fn witness_json(registry: &Registry, witness: &Witness) -> Json {
+/// for `render --memory`; `None` when it holds a float JSON cannot write
+/// (NaN, an infinity): such a state is described in words instead.
+pub fn witness_json(registry: &Registry, witness: &Witness) -> Option<Json> {
     if witness
         .0
         .iter()
         .any(|(_, v)| matches!(v, utter::Value::Float(f) if !f.is_finite()))
     {
-        return Json::Null;
+        return None;
     }
     let mut doc = serde_json::Map::new();
     for (id, value) in &witness.0 {
@@ -40,7 +40,24 @@ pub fn witness_json(registry: &Registry, witness: &Witness) -> Json {
             );
         }
     }
-    Json::Object(doc)
+    Some(Json::Object(doc))
+}
+
+/// A witness as JSON: `witness` (the memory document) when JSON can hold
+/// it, and `witness_in_words` always.
+fn witness_fields(registry: &Registry, witness: &Witness) -> serde_json::Map<String, Json> {
+    let mut fields = serde_json::Map::new();
+    if let Some(doc) = witness_json(registry, witness) {
+        fields.insert("witness".into(), doc);
+    }
+    fields.insert(
+        "witness_in_words".into(),
+        Json::String(utter_compiler::analysis::describe_witness(
+            &registry.entries,
+            witness,
+        )),
+    );
+    fields
 }
 
 /// `explain` as people read it.
@@ -68,9 +85,16 @@ pub fn human(registry: &Registry, index: usize, view: Option<&str>) -> String {
             v.verdict()
         ));
         if let (Some(w), Some(text)) = (&v.witness, &v.text) {
+            let memory = witness_json(registry, w).map_or_else(
+                || "none JSON can hold (NaN or an infinity): set it from Rust".to_owned(),
+                |doc| doc.to_string(),
+            );
+            out.push_str(&format!("    memory: {memory}\n    text: {text}\n"));
+        }
+        for (placeholder, state) in &v.may_be_unset {
             out.push_str(&format!(
-                "    memory: {}\n    text: {text}\n",
-                witness_json(registry, w)
+                "    may be unset: {placeholder} is delivered as written, e.g., when {}\n",
+                utter_compiler::analysis::describe_witness(&registry.entries, state)
             ));
         }
     }
@@ -95,17 +119,27 @@ pub fn json(registry: &Registry, index: usize, view: Option<&str>) -> Json {
         "line": response.line,
         "skill": view,
         "states": states,
-        "variants": shown.variants.iter().map(|v| json!({
-            "index": v.index,
-            "condition": v.condition,
-            "default": v.default,
-            "verdict": v.kind,
-            "reason": v.reason,
-            "skill": view,
-            "witness": v.witness.as_ref().map(|w| witness_json(registry, w)),
-            "text": v.text,
-            "rephrase": v.rephrase,
-        })).collect::<Vec<_>>(),
+        "variants": shown.variants.iter().map(|v| {
+            let mut fields = json!({
+                "index": v.index,
+                "condition": v.condition,
+                "default": v.default,
+                "verdict": v.kind,
+                "reason": v.reason,
+                "skill": view,
+                "text": v.text,
+                "rephrase": v.rephrase,
+                "may_be_unset": v.may_be_unset.iter().map(|(placeholder, state)| {
+                    let mut entry = witness_fields(registry, state);
+                    entry.insert("placeholder".into(), Json::String(placeholder.clone()));
+                    Json::Object(entry)
+                }).collect::<Vec<_>>(),
+            });
+            if let (Some(w), Json::Object(fields)) = (&v.witness, &mut fields) {
+                fields.extend(witness_fields(registry, w));
+            }
+            fields
+        }).collect::<Vec<_>>(),
     })
 }
 

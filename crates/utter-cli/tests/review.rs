@@ -283,3 +283,42 @@ fn the_analysis_survives_unrelated_errors() {
     assert!(text(&out.stdout).is_empty());
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// `explain` and the snapshot name the placeholders a delivering state
+/// may leave unset, with such a state; one the condition guarantees is not.
+#[test]
+fn placeholders_that_may_be_unset_are_named_with_a_state() {
+    let dir = project(
+        "unset",
+        &[
+            ("memory.yml", "x: {type: int}\ny: {type: int}\n"),
+            (
+                "responses.yml",
+                "responses:\n  utter_r:\n    - text: \"x is {session.project.x}\"\n      condition: session.project.y == 1 or session.project.x > 0\n    - text: \"y is {session.project.y}\"\n      condition: session.project.y > 5\n    - text: d\n",
+            ),
+        ],
+    );
+    let d = dir.to_str().unwrap();
+    let out = utter(&["explain", d, "utter_r", "--format", "json"]);
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let unset = &doc["variants"][0]["may_be_unset"];
+    assert_eq!(unset[0]["placeholder"], "{session.project.x}", "{doc}");
+    assert_eq!(
+        unset[0]["witness"],
+        serde_json::json!({"project": {"y": 1}}),
+        "{doc}"
+    );
+    // `y > 5` holds only when y is set.
+    assert_eq!(
+        doc["variants"][1]["may_be_unset"],
+        serde_json::json!([]),
+        "{doc}"
+    );
+    assert_eq!(utter(&["snapshot", d]).status.code(), Some(0));
+    let snap = std::fs::read_to_string(dir.join("responses.snap")).unwrap();
+    assert!(
+        snap.contains("~ may be unset: \"{session.project.x}\" (delivered as written, e.g., when session.project.y = 1)"),
+        "{snap}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}

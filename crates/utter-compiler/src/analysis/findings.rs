@@ -92,8 +92,9 @@ pub fn findings(checked: &Checked) -> Vec<Finding> {
                 variants: texts.len(),
                 conditioned: conditions.iter().map(|(i, c)| (*i, c)).collect(),
                 default,
+                pieces: Vec::new(),
             };
-            Some(analyse_subject(&subject, view).0)
+            Some(analyse_subject(&subject, view).verdicts)
         });
         let Some(verdicts) = verdicts.as_ref() else {
             continue;

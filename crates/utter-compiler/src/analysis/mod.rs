@@ -78,6 +78,19 @@ pub struct ResponseAnalysis {
     pub variants: Vec<Verdict>,
     /// How many memory states were enumerated.
     pub states: usize,
+    /// Per variant: its placeholders that a state delivering it leaves
+    /// unset (delivered as written), each with such a state.
+    pub may_be_unset: Vec<Vec<(String, Witness)>>,
+}
+
+/// What [`analyse_subject`] finds.
+pub struct Analysed {
+    /// One verdict per variant.
+    pub verdicts: Vec<Verdict>,
+    /// How many memory states were enumerated.
+    pub states: usize,
+    /// See [`ResponseAnalysis::may_be_unset`].
+    pub may_be_unset: Vec<Vec<(String, Witness)>>,
 }
 
 /// Memory of one enumerated state, read by entry id: values borrowed from
@@ -113,6 +126,9 @@ pub struct Subject<'a> {
     pub conditioned: Vec<(usize, &'a Expr<usize>)>,
     /// The variant delivered when no condition holds.
     pub default: Option<usize>,
+    /// Each variant's text, split: whose placeholders may be left unset is
+    /// found for these (empty: not asked).
+    pub pieces: Vec<&'a [utter::Piece<String, Vec<usize>>]>,
 }
 
 impl<'a> Subject<'a> {
@@ -130,24 +146,26 @@ impl<'a> Subject<'a> {
                 .filter_map(|(i, v)| v.condition.as_ref().map(|c| (i, c)))
                 .collect(),
             default: r.default,
+            pieces: r.variants.iter().map(|v| v.pieces.as_slice()).collect(),
         }
     }
 }
 
 /// Analyses response number `response` under the view of skill `view`.
 pub fn analyse(registry: &Registry, response: usize, view: Option<&str>) -> ResponseAnalysis {
-    let (variants, states) = analyse_subject(&Subject::of(registry, response), view);
+    let found = analyse_subject(&Subject::of(registry, response), view);
     ResponseAnalysis {
         response,
         view: view.map(str::to_owned),
-        variants,
-        states,
+        variants: found.verdicts,
+        states: found.states,
+        may_be_unset: found.may_be_unset,
     }
 }
 
 /// The verdicts of `subject`'s variants under `view`, and how many memory
 /// states were enumerated.
-pub fn analyse_subject(subject: &Subject<'_>, view: Option<&str>) -> (Vec<Verdict>, usize) {
+pub fn analyse_subject(subject: &Subject<'_>, view: Option<&str>) -> Analysed {
     let conditioned = &subject.conditioned;
     let mut verdicts = vec![Verdict::Undecided(String::new()); subject.variants];
     let mut is_conditioned = vec![false; subject.variants];
@@ -159,11 +177,27 @@ pub fn analyse_subject(subject: &Subject<'_>, view: Option<&str>) -> (Vec<Verdic
             *verdict = Verdict::Unreachable(Why::NotTheDefault);
         }
     }
+    let mut may_be_unset: Vec<Vec<(String, Witness)>> = vec![Vec::new(); subject.variants];
     if conditioned.is_empty() {
         if let Some(d) = subject.default {
             verdicts[d] = Verdict::Reachable(Witness::default());
+            let nothing = StateMemory(vec![None; subject.entries.len()]);
+            let ctx = view_of(&nothing, view, subject.skills);
+            let mut seen = Vec::new();
+            record_unset(
+                subject,
+                d,
+                &ctx,
+                &Witness::default(),
+                &mut seen,
+                &mut may_be_unset[d],
+            );
         }
-        return (verdicts, 1);
+        return Analysed {
+            verdicts,
+            states: 1,
+            may_be_unset,
+        };
     }
     // The entries the conditions read in this view; the rest read as unset.
     let readable = |id: usize| {
@@ -191,7 +225,11 @@ pub fn analyse_subject(subject: &Subject<'_>, view: Option<&str>) -> (Vec<Verdic
                     "a condition reads `session.{}.{}`, {why}, so nothing is claimed",
                     e.namespace, e.name
                 );
-                return (undecided(verdicts, subject, &why), 0);
+                return Analysed {
+                    verdicts: undecided(verdicts, subject, &why),
+                    states: 0,
+                    may_be_unset,
+                };
             }
         }
     }
@@ -203,7 +241,11 @@ pub fn analyse_subject(subject: &Subject<'_>, view: Option<&str>) -> (Vec<Verdic
             "its conditions read {} entries with more than {STATE_BUDGET} states between them, over the analysis budget, so nothing is claimed",
             domains.len()
         );
-        return (undecided(verdicts, subject, &why), 0);
+        return Analysed {
+            verdicts: undecided(verdicts, subject, &why),
+            states: 0,
+            may_be_unset,
+        };
     }
     // `entry == literal` conditions are true exactly where the entry holds
     // an equal value: looked up per state instead of evaluated, so a
@@ -246,6 +288,14 @@ pub fn analyse_subject(subject: &Subject<'_>, view: Option<&str>) -> (Vec<Verdic
     let mut shadowers: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); conditioned.len()];
     let mut outcomes: Vec<(usize, Result<bool, EvalError>)> = Vec::with_capacity(general.len());
     let mut holding: Vec<usize> = Vec::new();
+    let mut unset_seen: Vec<Vec<String>> = vec![Vec::new(); subject.variants];
+    let placeholders_read = subject.pieces.iter().any(|pieces| {
+        pieces.iter().any(|piece| match piece {
+            utter::Piece::Session { entry, .. } => read.contains(entry),
+            utter::Piece::Bare { candidates, .. } => candidates.iter().any(|c| read.contains(c)),
+            utter::Piece::Text(_) => false,
+        })
+    });
     // Every variant that can be delivered has a witness: nothing is left to prove.
     let wanted = conditioned.len() + usize::from(subject.default.is_some());
     let mut found = 0;
@@ -256,11 +306,7 @@ pub fn analyse_subject(subject: &Subject<'_>, view: Option<&str>) -> (Vec<Verdic
         for &(d, c) in set {
             memory.0[domains[d].0] = Some(&domains[d].1[c]);
         }
-        let ctx = match view {
-            Some(skill) => Context::for_skill_id(&memory, skill, subject.skills)
-                .unwrap_or_else(|_| Context::new(&memory)),
-            None => Context::new(&memory),
-        };
+        let ctx = view_of(&memory, view, subject.skills);
         distinct_outcomes.clear();
         distinct_outcomes.extend(
             distinct
@@ -299,16 +345,32 @@ pub fn analyse_subject(subject: &Subject<'_>, view: Option<&str>) -> (Vec<Verdic
                 }
             }
         }
-        if let Some(w) = winner
-            && witness[w].is_none()
-        {
-            let state = set
-                .iter()
-                .map(|&(d, c)| (domains[d].0, domains[d].1[c].clone()));
-            witness[w] = Some(Witness(state.collect()));
-            found += 1;
+        let state = || {
+            Witness(
+                set.iter()
+                    .map(|&(d, c)| (domains[d].0, domains[d].1[c].clone()))
+                    .collect(),
+            )
+        };
+        if let Some(w) = winner {
+            if witness[w].is_none() {
+                witness[w] = Some(state());
+                found += 1;
+            }
+            if !subject.pieces.is_empty() {
+                record_unset(
+                    subject,
+                    w,
+                    &ctx,
+                    &state(),
+                    &mut unset_seen[w],
+                    &mut may_be_unset[w],
+                );
+            }
         }
-        found < wanted
+        // Whether a placeholder reading an entry the conditions read may be
+        // unset is known only once every state is seen.
+        found < wanted || placeholders_read
     });
     for (c, &(i, _)) in conditioned.iter().enumerate() {
         verdicts[i] = match witness[i].take() {
@@ -325,7 +387,50 @@ pub fn analyse_subject(subject: &Subject<'_>, view: Option<&str>) -> (Vec<Verdic
             None => Verdict::Unreachable(Why::Covered),
         };
     }
-    (verdicts, enumerated)
+    Analysed {
+        verdicts,
+        states: enumerated,
+        may_be_unset,
+    }
+}
+
+/// The view of `memory` under skill `view` (none active: `None`).
+fn view_of<'m>(
+    memory: &'m (dyn Memory + Sync),
+    view: Option<&'m str>,
+    skills: &[String],
+) -> Context<'m> {
+    match view {
+        Some(skill) => {
+            Context::for_skill_id(memory, skill, skills).unwrap_or_else(|_| Context::new(memory))
+        }
+        None => Context::new(memory),
+    }
+}
+
+/// Records each placeholder of variant `variant` that `ctx` leaves unset
+/// (delivered as written) and `seen` does not hold yet, with `state`.
+fn record_unset(
+    subject: &Subject<'_>,
+    variant: usize,
+    ctx: &Context<'_>,
+    state: &Witness,
+    seen: &mut Vec<String>,
+    out: &mut Vec<(String, Witness)>,
+) {
+    for piece in subject.pieces.get(variant).copied().unwrap_or_default() {
+        let (utter::Piece::Session { raw, .. } | utter::Piece::Bare { raw, .. }) = piece else {
+            continue;
+        };
+        if seen.contains(raw) {
+            continue;
+        }
+        let shown = utter::render(std::slice::from_ref(piece), subject.entries, ctx);
+        if shown == raw.as_str() {
+            seen.push(raw.clone());
+            out.push((raw.clone(), state.clone()));
+        }
+    }
 }
 
 /// The `entry == literal` conditions of a response, and where each holds.

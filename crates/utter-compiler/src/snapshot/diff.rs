@@ -288,6 +288,7 @@ mod tests {
             witness_shown: None,
             text: None,
             example: None,
+            may_be_unset: Vec::new(),
         }
     }
 

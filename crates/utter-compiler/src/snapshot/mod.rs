@@ -58,6 +58,9 @@ pub struct VariantView {
     /// The same text piece by piece: wording, filled values, unset
     /// placeholders.
     pub example: Option<Vec<ExamplePiece>>,
+    /// Its placeholders that a memory state delivering it leaves unset
+    /// (the customer gets them as written), each with such a state.
+    pub may_be_unset: Vec<(String, Witness)>,
 }
 
 impl VariantView {
@@ -293,7 +296,13 @@ pub fn reason(registry: &Registry, verdicts: &[Verdict], why: &Why) -> String {
 /// Response number `index` under `view`, analysed.
 pub fn response_view(registry: &Registry, index: usize, view: Option<&str>) -> ResponseView {
     let analysis = analysis::analyse(registry, index, view);
-    view_with(registry, index, view, &analysis.variants)
+    view_with(
+        registry,
+        index,
+        view,
+        &analysis.variants,
+        &analysis.may_be_unset,
+    )
 }
 
 /// Response number `index` under `view`, with its variants' verdicts.
@@ -302,6 +311,7 @@ fn view_with(
     index: usize,
     view: Option<&str>,
     verdicts: &[Verdict],
+    may_be_unset: &[Vec<(String, Witness)>],
 ) -> ResponseView {
     let response = &registry.responses[index];
     let variants = verdicts
@@ -333,6 +343,7 @@ fn view_with(
                     .as_ref()
                     .map(|w| describe_witness(&registry.entries, w)),
                 witness,
+                may_be_unset: may_be_unset.get(i).cloned().unwrap_or_default(),
             }
         })
         .collect();
@@ -352,8 +363,8 @@ pub fn responses(registry: &Registry, options: Options) -> Vec<ResponseView> {
     order.sort_by(|&a, &b| registry.responses[a].name.cmp(&registry.responses[b].name));
     // Responses with the same conditions and default in the same view get
     // the same verdicts: analysed once.
-    let mut seen: std::collections::HashMap<String, Vec<Verdict>> =
-        std::collections::HashMap::new();
+    type Found = (Vec<Verdict>, Vec<Vec<(String, Witness)>>);
+    let mut seen: std::collections::HashMap<String, Found> = std::collections::HashMap::new();
     order
         .into_iter()
         .map(|i| {
@@ -370,11 +381,20 @@ pub fn responses(registry: &Registry, options: Options) -> Vec<ResponseView> {
                     text.map_or(usize::MAX, str::len),
                     text.unwrap_or_default()
                 );
+                // Which placeholders may be unset depends on them too.
+                for piece in &variant.pieces {
+                    if let utter::Piece::Session { raw, .. } | utter::Piece::Bare { raw, .. } =
+                        piece
+                    {
+                        let _ = write!(key, "{{{}:{raw}", raw.len());
+                    }
+                }
             }
-            let verdicts = seen
-                .entry(key)
-                .or_insert_with(|| analysis::analyse(registry, i, view).variants);
-            view_with(registry, i, view, verdicts)
+            let (verdicts, unset) = seen.entry(key).or_insert_with(|| {
+                let found = analysis::analyse(registry, i, view);
+                (found.variants, found.may_be_unset)
+            });
+            view_with(registry, i, view, verdicts, unset)
         })
         .collect()
 }
@@ -405,6 +425,14 @@ pub fn render(registry: &Registry, options: Options) -> String {
                 quote(&v.source_text),
                 one_line(&v.verdict())
             );
+            for (placeholder, state) in &v.may_be_unset {
+                let _ = writeln!(
+                    out,
+                    "    ~ may be unset: {} (delivered as written, e.g., when {})",
+                    quote(placeholder),
+                    one_line(&describe_witness(&registry.entries, state))
+                );
+            }
             // Wording alone needs no example: the text line is what is delivered.
             if let Some(example) = v
                 .example
