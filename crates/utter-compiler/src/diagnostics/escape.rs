@@ -74,7 +74,7 @@ pub fn quote(text: &str) -> String {
     out
 }
 
-/// The text [`quote`] wrote as `quoted` (quotes included); `None` when
+/// The text [`quote()`] wrote as `quoted` (quotes included); `None` when
 /// `quoted` is not one quoted string.
 pub fn unquote(quoted: &str) -> Option<String> {
     let inner = quoted.strip_prefix('"')?.strip_suffix('"')?;
