@@ -8,7 +8,7 @@
 use std::fmt::Write as _;
 
 use utter::{Context, SlotMemory, Value};
-use utter_compiler::analysis::{Verdict, analyse};
+use utter_compiler::analysis::{Verdict, Witness, analyse};
 use utter_compiler::{ProjectFiles, Registry, check, lower};
 use utter_synth::Rng;
 
@@ -142,6 +142,19 @@ fn values(ty: &str) -> Vec<Option<Value>> {
     out
 }
 
+/// A witness as the oracle's states: entry (index in [`ENTRIES`]) and value.
+fn state_of(registry: &Registry, witness: &Witness) -> Vec<(usize, Option<Value>)> {
+    witness
+        .0
+        .iter()
+        .map(|(id, value)| {
+            let name = &registry.entries[*id].name;
+            let e = ENTRIES.iter().position(|(n, _)| n == name).unwrap();
+            (e, Some(value.clone()))
+        })
+        .collect()
+}
+
 /// The index of `utter_r` among the registry's responses (bundled ones too).
 fn index_of_r(registry: &Registry) -> usize {
     registry
@@ -217,14 +230,7 @@ fn no_variant_called_unreachable_is_ever_delivered() {
             match verdict {
                 Verdict::Reachable(w) => {
                     witnesses += 1;
-                    let state: Vec<(usize, Option<Value>)> =
-                        w.0.iter()
-                            .map(|(id, value)| {
-                                let name = &registry.entries[*id].name;
-                                let e = ENTRIES.iter().position(|(n, _)| n == name).unwrap();
-                                (e, Some(value.clone()))
-                            })
-                            .collect();
+                    let state = state_of(&registry, w);
                     let borrowed: Vec<(usize, &Option<Value>)> =
                         state.iter().map(|(e, v)| (*e, v)).collect();
                     assert_eq!(
@@ -241,14 +247,7 @@ fn no_variant_called_unreachable_is_ever_delivered() {
         // with the placeholder as written.
         for (v, claims) in analysis.may_be_unset.iter().enumerate() {
             for (raw, w) in claims {
-                let state: Vec<(usize, Option<Value>)> =
-                    w.0.iter()
-                        .map(|(id, value)| {
-                            let name = &registry.entries[*id].name;
-                            let e = ENTRIES.iter().position(|(n, _)| n == name).unwrap();
-                            (e, Some(value.clone()))
-                        })
-                        .collect();
+                let state = state_of(&registry, w);
                 let borrowed: Vec<(usize, &Option<Value>)> =
                     state.iter().map(|(e, v)| (*e, v)).collect();
                 let (got, text) = delivered(&registry, &interpreter, &borrowed);

@@ -20,22 +20,28 @@ use crate::{Fatal, RenderFormat, known_skill, registry_or_errors};
 /// for `render --memory`; `None` when it holds a float JSON cannot write
 /// (NaN, an infinity): such a state is described in words instead.
 pub fn witness_json(registry: &Registry, witness: &Witness) -> Option<Json> {
-    if witness
-        .0
-        .iter()
-        .any(|(_, v)| matches!(v, utter::Value::Float(f) if !f.is_finite()))
-    {
-        return None;
-    }
-    let mut doc = serde_json::Map::new();
-    for (id, value) in &witness.0 {
+    memory_document(witness.0.iter().map(|(id, value)| {
         let e = &registry.entries[*id];
-        let ns = doc
-            .entry(e.namespace.clone())
-            .or_insert_with(|| Json::Object(serde_json::Map::new()));
-        if let Json::Object(entries) = ns {
+        (e.namespace.as_str(), e.name.as_str(), value)
+    }))
+}
+
+/// Entries set, `(namespace, entry, value)`, as a memory document (see
+/// [`witness_json`]).
+pub fn memory_document<'a>(
+    state: impl IntoIterator<Item = (&'a str, &'a str, &'a utter::Value)>,
+) -> Option<Json> {
+    let mut doc = serde_json::Map::new();
+    for (namespace, entry, value) in state {
+        if matches!(value, utter::Value::Float(f) if !f.is_finite()) {
+            return None;
+        }
+        if let Json::Object(entries) = doc
+            .entry(namespace.to_owned())
+            .or_insert_with(|| Json::Object(serde_json::Map::new()))
+        {
             entries.insert(
-                e.name.clone(),
+                entry.to_owned(),
                 serde_json::to_value(value).unwrap_or(Json::Null),
             );
         }

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use serde_json::json;
 use utter_compiler::Registry;
 use utter_compiler::diagnostics::escape::{escape, markdown_code, quote};
-use utter_compiler::snapshot::diff::{Diff, NamedState, diff};
+use utter_compiler::snapshot::diff::{Diff, diff};
 use utter_compiler::snapshot::{self, Options, ResponseView};
 
 use crate::{DiffFormat, Fatal, SnapshotFormat, registry_or_errors};
@@ -188,30 +188,6 @@ pub fn diff_text(d: &Diff, markdown: bool) -> String {
     out.lines().map(|l| escape(l).into_owned() + "\n").collect()
 }
 
-/// A memory state as a document `{"<ns>": {"<entry>": value}}`, like
-/// `explain`'s witness; `null` when JSON cannot hold a value (NaN).
-fn memory_json(state: &NamedState) -> serde_json::Value {
-    if state
-        .iter()
-        .any(|(_, _, v)| matches!(v, utter::Value::Float(f) if !f.is_finite()))
-    {
-        return serde_json::Value::Null;
-    }
-    let mut doc = serde_json::Map::new();
-    for (ns, entry, value) in state {
-        if let serde_json::Value::Object(entries) = doc
-            .entry(ns.clone())
-            .or_insert_with(|| serde_json::Value::Object(serde_json::Map::new()))
-        {
-            entries.insert(
-                entry.clone(),
-                serde_json::to_value(value).unwrap_or(serde_json::Value::Null),
-            );
-        }
-    }
-    serde_json::Value::Object(doc)
-}
-
 /// A response's wording as JSON.
 fn wording_json(r: &ResponseView) -> serde_json::Value {
     json!({
@@ -238,12 +214,18 @@ pub fn diff_json(d: &Diff) -> serde_json::Value {
             "response": c.name,
             "file": c.file.as_ref().map(|(old, new)| json!({"old": old, "new": new})),
             "now_rephrased": c.now_rephrased,
-            "moved": c.moved.iter().map(|m| json!({
-                "state": m.state,
-                "memory": memory_json(&m.memory),
-                "old": m.old,
-                "new": m.new,
-            })).collect::<Vec<_>>(),
+            "moved": c.moved.iter().map(|m| {
+                let mut moved = json!({"state": m.state, "old": m.old, "new": m.new});
+                // A memory document like `explain`'s witness; absent (never
+                // null) where JSON cannot hold a value of the state.
+                let memory = crate::explain::memory_document(
+                    m.memory.iter().map(|(n, e, v)| (n.as_str(), e.as_str(), v)),
+                );
+                if let (Some(doc), serde_json::Value::Object(fields)) = (memory, &mut moved) {
+                    fields.insert("memory".into(), doc);
+                }
+                moved
+            }).collect::<Vec<_>>(),
             "changes": c.changes.iter().map(|v| json!({
                 "variant": v.variant,
                 "now": v.now,
