@@ -12,7 +12,7 @@ use crate::{Fatal, registry_or_errors};
 
 pub fn cmd_deliver_batch(dir: &Path, color: bool) -> Result<ExitCode, Fatal> {
     use std::io::BufRead as _;
-    let Some(registry) = registry_or_errors(dir, "delivered", color)? else {
+    let Some(registry) = registry_or_errors(dir, "delivered", None, color)? else {
         return Ok(ExitCode::from(1));
     };
     let interpreter = registry.interpreter();

@@ -201,6 +201,7 @@ pub fn cmd_explain(
     let (registry, exit) = match registry_or_errors(
         dir,
         "explained but the responses free of errors themselves",
+        Some(response),
         color,
     )? {
         Some(registry) => (registry, ExitCode::SUCCESS),

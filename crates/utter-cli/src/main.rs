@@ -394,20 +394,33 @@ fn cmd_check(
 
 /// The project's registry; `None` when it has errors, which are then
 /// printed to stderr ("nothing <done>"), as `check` prints them. Warnings
-/// are printed too: stdout carries only the product.
-fn registry_or_errors(dir: &Path, done: &str, color: bool) -> Result<Option<Registry>, Fatal> {
+/// are printed too (stdout carries only the product): for a command about
+/// one response (`about`), only that response's, and a count of the rest.
+fn registry_or_errors(
+    dir: &Path,
+    done: &str,
+    about: Option<&str>,
+    color: bool,
+) -> Result<Option<Registry>, Fatal> {
     let checked = load(dir)?;
     let stderr = std::io::stderr();
     let mut err = stderr.lock();
     match lower(&checked) {
         Ok(registry) => {
-            let warnings: Vec<_> = checked
+            let (warnings, rest): (Vec<_>, Vec<_>) = checked
                 .findings
                 .iter()
                 .filter(|f| f.severity == utter_compiler::Severity::Warning)
                 .cloned()
-                .collect();
+                .partition(|f| about.is_none_or(|name| f.response.as_deref() == Some(name)));
             write!(err, "{}", output::human(&checked, &warnings, dir, color))?;
+            if !rest.is_empty() {
+                writeln!(
+                    err,
+                    "note: {} about other responses; `utter check` lists them",
+                    plural(rest.len(), "more warning")
+                )?;
+            }
             Ok(Some(registry))
         }
         Err(errors) => {
@@ -489,7 +502,7 @@ fn cmd_render(
     explain: bool,
     color: bool,
 ) -> Result<ExitCode, Fatal> {
-    let Some(registry) = registry_or_errors(dir, "rendered", color)? else {
+    let Some(registry) = registry_or_errors(dir, "rendered", Some(response), color)? else {
         return Ok(ExitCode::from(1));
     };
     known_skill(&registry, skill)?;
@@ -572,7 +585,7 @@ enum StrategyArg {
 }
 
 fn cmd_expand(dir: &Path, strategy: StrategyArg, color: bool) -> Result<ExitCode, Fatal> {
-    let Some(registry) = registry_or_errors(dir, "generated", color)? else {
+    let Some(registry) = registry_or_errors(dir, "generated", None, color)? else {
         return Ok(ExitCode::from(1));
     };
     let strategy = match strategy {

@@ -255,7 +255,7 @@ pub fn cmd_snapshot(
     format: SnapshotFormat,
     color: bool,
 ) -> Result<ExitCode, Fatal> {
-    let Some(registry) = registry_or_errors(dir, "snapshot", color)? else {
+    let Some(registry) = registry_or_errors(dir, "snapshot", None, color)? else {
         return Ok(ExitCode::from(1));
     };
     let path = out.map_or_else(|| default_path(dir), Path::to_path_buf);
@@ -322,8 +322,8 @@ pub fn cmd_diff(
     color: bool,
 ) -> Result<ExitCode, Fatal> {
     let (Some(before), Some(after)) = (
-        registry_or_errors(old, "compared", color)?,
-        registry_or_errors(new, "compared", color)?,
+        registry_or_errors(old, "compared", None, color)?,
+        registry_or_errors(new, "compared", None, color)?,
     ) else {
         return Ok(ExitCode::from(1));
     };

@@ -322,3 +322,46 @@ fn placeholders_that_may_be_unset_are_named_with_a_state() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// `explain` and `render` print the warnings of the response asked about,
+/// and only a count of the rest.
+#[test]
+fn explain_and_render_show_only_their_responses_warnings() {
+    let shadowed = |name: &str| {
+        format!(
+            "  {name}:\n    - text: v\n      condition: session.project.g > 1\n    - text: w\n      condition: session.project.g > 2\n    - text: d\n"
+        )
+    };
+    let responses = format!(
+        "responses:\n{}{}{}",
+        shadowed("utter_a"),
+        shadowed("utter_b"),
+        shadowed("utter_c")
+    );
+    let dir = project(
+        "noise",
+        &[
+            ("memory.yml", "g: {type: float}\n"),
+            ("responses.yml", &responses),
+        ],
+    );
+    let d = dir.to_str().unwrap();
+    for args in [vec!["explain", d, "utter_a"], vec!["render", d, "utter_a"]] {
+        let out = utter(&args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        let err = text(&out.stderr);
+        assert!(
+            err.contains("response `utter_a`, variant 1"),
+            "{args:?}: {err}"
+        );
+        assert!(
+            !err.contains("utter_b") && !err.contains("utter_c"),
+            "{args:?}: {err}"
+        );
+        assert!(
+            err.contains("note: 2 more warnings about other responses"),
+            "{args:?}: {err}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
