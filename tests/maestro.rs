@@ -92,3 +92,23 @@ fn a_condition_in_a_maestro_agent_is_an_error_with_the_fix() {
     files.dialect = Dialect::Mantle;
     assert!(check(&files).findings.is_empty());
 }
+
+/// Under Maestro a second plain variant is never delivered, and the help
+/// says to remove it: never to add a `condition`, which Maestro refuses.
+#[test]
+fn maestro_help_never_suggests_a_condition() {
+    let mut files = ProjectFiles::from_files([(
+        "responses.yml",
+        "responses:\n  utter_a:\n    - one\n    - two\n",
+    )]);
+    files.dialect = Dialect::Maestro;
+    let checked = check(&files);
+    let finding = checked
+        .findings
+        .iter()
+        .find(|f| f.code == codes::UNREACHABLE_VARIANT)
+        .expect("the second variant is never delivered");
+    let help = finding.help.as_deref().unwrap_or_default();
+    assert!(help.starts_with("remove it"), "{help}");
+    assert!(!help.contains("condition"), "{help}");
+}

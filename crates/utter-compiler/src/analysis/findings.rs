@@ -156,7 +156,12 @@ pub fn findings(checked: &Checked) -> Vec<Finding> {
                     Severity::Warning,
                     Some(i),
                     format!("is never delivered: no variant has a condition, so the first (variant {}) is always delivered", default.unwrap_or(0)),
-                    "give it a `condition`, or remove it".to_owned(),
+                    // Maestro has no conditions: never suggest one there.
+                    if checked.dialect == crate::bundled::Dialect::Maestro {
+                        "remove it: Maestro delivers the first variant of a response, so no other is ever delivered".to_owned()
+                    } else {
+                        "give it a `condition`, or remove it".to_owned()
+                    },
                 ),
                 Why::NeverTrue { error } => {
                     let cause = match error {

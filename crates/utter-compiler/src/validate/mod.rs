@@ -74,6 +74,8 @@ pub struct Checked {
     /// registry, but no reference to them is reported (their own finding is
     /// the root cause), and the skeleton keeps them.
     pub unusable_responses: BTreeSet<String>,
+    /// The flavour of the format it was checked as.
+    pub dialect: bundled::Dialect,
 }
 
 impl Checked {
@@ -571,6 +573,7 @@ pub(crate) fn validate(files: &ProjectFiles) -> Checked {
             .into_iter()
             .filter(|n| !merged_names.contains(n))
             .collect(),
+        dialect: files.dialect,
     };
     sort_findings(&mut checked.findings);
     checked
