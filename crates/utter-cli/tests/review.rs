@@ -365,3 +365,40 @@ fn explain_and_render_show_only_their_responses_warnings() {
     }
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A variant dead only because the view cannot read another skill's
+/// private entries says so.
+#[test]
+fn a_variant_dead_in_another_view_names_the_private_entries() {
+    let skill_md = "---\ndescription: d\n---\nBody.\n";
+    let dir = project(
+        "private",
+        &[
+            ("skills/a/skill.md", skill_md),
+            ("skills/b/skill.md", skill_md),
+            (
+                "skills/a/memory.yml",
+                "schema:\n  private:\n    x: {type: int}\n",
+            ),
+            (
+                "skills/a/responses.yml",
+                "responses:\n  utter_r:\n    - text: v\n      condition: session.a.x == 1\n    - text: d\n",
+            ),
+        ],
+    );
+    let d = dir.to_str().unwrap();
+    let out = utter(&["explain", d, "utter_r"]);
+    assert!(
+        text(&out.stdout).contains("delivered when: session.a.x = 1"),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = utter(&["explain", d, "utter_r", "--skill", "b"]);
+    let shown = text(&out.stdout);
+    assert!(
+        shown.contains("it reads `session.a.x` (private to skill `a`), which read as None while skill `b` is active"),
+        "{shown}{}",
+        text(&out.stderr)
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}

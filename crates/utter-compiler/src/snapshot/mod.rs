@@ -293,6 +293,43 @@ pub fn reason(registry: &Registry, verdicts: &[Verdict], why: &Why) -> String {
     }
 }
 
+/// Why a condition is never true when the cause is the view: the private
+/// entries of another skill it reads, which read as `None` here.
+fn unreadable_note(
+    registry: &Registry,
+    variant: &crate::lower::Variant,
+    view: Option<&str>,
+    why: &Why,
+) -> String {
+    let (Why::NeverTrue { .. }, Some(condition)) = (why, &variant.condition) else {
+        return String::new();
+    };
+    let hidden: Vec<String> = condition
+        .refs()
+        .into_iter()
+        .filter_map(|&id| registry.entries.get(id))
+        .filter(|e| {
+            e.visibility == utter::Visibility::Private && view != Some(e.namespace.as_str())
+        })
+        .map(|e| {
+            format!(
+                "`session.{}.{}` (private to skill `{}`)",
+                e.namespace, e.name, e.namespace
+            )
+        })
+        .collect();
+    if hidden.is_empty() {
+        return String::new();
+    }
+    let active = view.map_or("no skill is active".to_owned(), |v| {
+        format!("skill `{v}` is active")
+    });
+    format!(
+        "; it reads {}, which read as None while {active}",
+        hidden.join(" and ")
+    )
+}
+
 /// Response number `index` under `view`, analysed.
 pub fn response_view(registry: &Registry, index: usize, view: Option<&str>) -> ResponseView {
     let analysis = analysis::analyse(registry, index, view);
@@ -321,9 +358,14 @@ fn view_with(
             let variant = &response.variants[i];
             let (kind, reason, witness) = match verdict {
                 Verdict::Reachable(w) => ("reachable", None, Some(w.clone())),
-                Verdict::Unreachable(why) => {
-                    ("unreachable", Some(reason(registry, verdicts, why)), None)
-                }
+                Verdict::Unreachable(why) => (
+                    "unreachable",
+                    Some(
+                        reason(registry, verdicts, why)
+                            + &unreadable_note(registry, variant, view, why),
+                    ),
+                    None,
+                ),
                 Verdict::Undecided(why) => ("undecided", Some(why.clone()), None),
             };
             let example = witness
