@@ -112,7 +112,10 @@ fn variant_verdict(project: &Project, response: &str, variant: usize) -> Option<
     let registry = project.registry.as_ref()?;
     let index = registry.responses.iter().position(|r| r.name == response)?;
     let view = utter_compiler::analysis::home_view(registry, index);
-    let shown = utter_compiler::snapshot::response_view(registry, index, view);
+    let mut views = project.views.borrow_mut();
+    let shown = views
+        .entry(index)
+        .or_insert_with(|| utter_compiler::snapshot::response_view(registry, index, view));
     let v = shown.variants.get(variant)?;
     Some(match (v.kind, &v.witness_shown, &v.reason) {
         ("reachable", Some(w), _) => format!("delivered when, e.g., {w}"),

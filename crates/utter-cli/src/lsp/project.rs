@@ -34,9 +34,12 @@ pub fn is_agent_file(label: &str) -> bool {
 pub struct Project {
     pub root: PathBuf,
     pub checked: Checked,
-    /// The lowered project when it has no errors: what the variant
-    /// analysis reads.
+    /// The lowered project (its error-free responses, when it has
+    /// errors): what the variant analysis reads.
     pub registry: Option<Registry>,
+    /// Analysed responses by index: each analysed once per version of the
+    /// project, however many hovers ask.
+    pub views: std::cell::RefCell<HashMap<usize, utter_compiler::snapshot::ResponseView>>,
     /// Labels that got diagnostics last time (to clear them when fixed).
     pub published: BTreeSet<String>,
 }
@@ -70,6 +73,7 @@ impl Project {
             // Errors elsewhere do not hide the analysis of a response that
             // is error-free itself (hover shows its verdicts).
             registry: Some(lower(&checked).unwrap_or_else(|_| lower_usable(&checked))),
+            views: std::cell::RefCell::default(),
             checked,
             published: BTreeSet::new(),
         }
