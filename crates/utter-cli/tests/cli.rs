@@ -543,6 +543,40 @@ fn check_fails_on_a_folder_without_an_agent() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// A repository's root given for its agent names the agent folders below
+/// it (one or two levels down).
+#[test]
+fn a_folder_above_agents_names_them() {
+    let dir = project(
+        "above",
+        &[
+            ("README.md", "a repository"),
+            ("agent/responses.yml", "responses:\n  utter_a:\n    - a\n"),
+        ],
+    );
+    let out = utter(&["check", dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let agent = dir.join("agent");
+    assert!(
+        stderr(&out).contains(&format!("; did you mean `{}`?", agent.display())),
+        "{}",
+        stderr(&out)
+    );
+    std::fs::create_dir_all(dir.join("bots/two")).unwrap();
+    std::fs::write(dir.join("bots/two/memory.yml"), "x: {type: int}\n").unwrap();
+    let out = utter(&["check", dir.to_str().unwrap()]);
+    assert!(
+        stderr(&out).contains(&format!(
+            "; the agent folders below it are `{}`, `{}`",
+            agent.display(),
+            dir.join("bots/two").display()
+        )),
+        "{}",
+        stderr(&out)
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 /// An agent that keeps its wording in prose (skills with a skill.md and no
 /// responses.yml, as `rasa init` creates) is an agent: it is checked.
 #[test]

@@ -421,7 +421,7 @@ pub fn include_responses(input: TokenStream) -> TokenStream {
                         literal.value()
                     )
                 }
-                crate::load::project::ReadError::NotAnAgent(_) => format!(
+                crate::load::project::ReadError::NotAnAgent(..) => format!(
                     "include_responses!: `{}` is not an agent folder: it holds no `responses.yml`, no `memory.yml` and no `skills/<id>/` folder with agent files (the path is relative to the folder of the crate's Cargo.toml)",
                     literal.value()
                 ),

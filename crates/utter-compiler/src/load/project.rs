@@ -95,8 +95,10 @@ pub enum ReadError {
     /// The folder does not exist or is not a folder; a folder beside it
     /// whose name is close, if there is one.
     NotADirectory(PathBuf),
-    /// The folder holds none of an agent's files (see [`ProjectFiles::is_agent`]).
-    NotAnAgent(PathBuf),
+    /// The folder holds none of an agent's files (see
+    /// [`ProjectFiles::is_agent`]); the agent folders one or two levels
+    /// below it, if any (a repository's root given for its agent).
+    NotAnAgent(PathBuf, Vec<String>),
     /// A file or folder could not be read.
     Io {
         /// What could not be read.
@@ -122,11 +124,22 @@ impl fmt::Display for ReadError {
                     None => Ok(()),
                 }
             }
-            ReadError::NotAnAgent(p) => write!(
-                f,
-                "`{}` is not an agent folder: it holds no `responses.yml`, no `memory.yml` and no `skills/<id>/` folder with a `skill.md`, `responses.yml` or `memory.yml`",
-                p.display()
-            ),
+            ReadError::NotAnAgent(p, below) => {
+                write!(
+                    f,
+                    "`{}` is not an agent folder: it holds no `responses.yml`, no `memory.yml` and no `skills/<id>/` folder with a `skill.md`, `responses.yml` or `memory.yml`",
+                    p.display()
+                )?;
+                let shown: Vec<String> = below
+                    .iter()
+                    .map(|a| format!("`{}`", p.join(a).display()))
+                    .collect();
+                match shown.as_slice() {
+                    [] => Ok(()),
+                    [one] => write!(f, "; did you mean {one}?"),
+                    many => write!(f, "; the agent folders below it are {}", many.join(", ")),
+                }
+            }
             ReadError::Io { path, error } => write!(f, "cannot read `{}`: {error}", path.display()),
         }
     }
@@ -151,6 +164,51 @@ pub fn near_folder(path: &Path) -> Option<String> {
         .filter(|n| !n.chars().any(char::is_control))
         .collect();
     crate::diagnostics::did_you_mean(name, folders.iter().map(String::as_str)).map(str::to_owned)
+}
+
+/// The agent folders one or two levels below `dir` (as `a` or `a/b`,
+/// sorted, at most 8): folders holding a `responses.yml`, a `memory.yml`
+/// or a `skills/` folder. Links are not followed, hidden folders and
+/// build output are skipped, and at most 4,096 entries are listed per
+/// folder, so a large tree costs little.
+pub fn agents_below(dir: &Path) -> Vec<String> {
+    fn folders(dir: &Path) -> Vec<(String, PathBuf)> {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return Vec::new();
+        };
+        entries
+            .take(4096)
+            .filter_map(Result::ok)
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+            .filter_map(|e| Some((e.file_name().into_string().ok()?, e.path())))
+            .filter(|(name, _)| {
+                !name.starts_with('.')
+                    && !name.chars().any(char::is_control)
+                    && !matches!(name.as_str(), "target" | "node_modules" | "skills")
+            })
+            .collect()
+    }
+    let is_agent = |p: &Path| {
+        ["responses.yml", "memory.yml"]
+            .iter()
+            .any(|f| std::fs::symlink_metadata(p.join(f)).is_ok_and(|m| m.is_file()))
+            || std::fs::symlink_metadata(p.join("skills")).is_ok_and(|m| m.is_dir())
+    };
+    let mut found = Vec::new();
+    for (name, path) in folders(dir) {
+        if is_agent(&path) {
+            found.push(name);
+            continue;
+        }
+        for (inner, inner_path) in folders(&path) {
+            if is_agent(&inner_path) {
+                found.push(format!("{name}/{inner}"));
+            }
+        }
+    }
+    found.sort();
+    found.truncate(8);
+    found
 }
 
 fn io_error(path: &Path) -> impl FnOnce(io::Error) -> ReadError + '_ {
@@ -244,7 +302,7 @@ impl ProjectFiles {
         if project.is_agent() {
             Ok(project)
         } else {
-            Err(ReadError::NotAnAgent(dir.to_path_buf()))
+            Err(ReadError::NotAnAgent(dir.to_path_buf(), agents_below(dir)))
         }
     }
 
