@@ -868,6 +868,22 @@ fn rephrase_must_be_a_boolean() {
             one(codes::INVALID_REPHRASE, "r", Some(1), 7, 28),
         ]
     );
+    // The fix is machine-applicable where the intent is clear, in words otherwise.
+    let checked = checked(&[(
+        "responses.yml",
+        "responses:\n  r:\n    - text: a\n      metadata:\n        rephrase: 'false'\n    - text: b\n      metadata: {rephrase: yes}\n    - text: c\n      metadata: {rephrase: maybe}\n",
+    )]);
+    let found = with_code(&checked, codes::INVALID_REPHRASE);
+    let fixes: Vec<Option<&str>> = found.iter().map(|f| f.suggestion.as_deref()).collect();
+    assert_eq!(fixes, [Some("false"), Some("true"), None]);
+    assert!(
+        found[2]
+            .help
+            .as_deref()
+            .is_some_and(|h| h.contains("`true`") && h.contains("`false`")),
+        "{:?}",
+        found[2].help
+    );
 }
 
 #[test]

@@ -335,11 +335,12 @@ fn walk_metadata(cx: &mut FileCx<'_>, response: &str, index: usize, node: &Node)
             Some(Resolved::Bool(b)) => rephrase = b,
             _ => {
                 let written = value.as_scalar().map(|s| s.value.as_str()).unwrap_or("");
-                let hint = match written.to_ascii_lowercase().as_str() {
-                    "yes" | "on" | "y" | "\"true\"" | "true" => " (write `true`)",
-                    "no" | "off" | "n" | "false" => " (write `false`)",
-                    _ => "",
+                let fix = match written.to_ascii_lowercase().as_str() {
+                    "yes" | "on" | "y" | "\"true\"" | "true" => Some("true"),
+                    "no" | "off" | "n" | "\"false\"" | "false" => Some("false"),
+                    _ => None,
                 };
+                let hint = fix.map_or(String::new(), |b| format!(" (write `{b}`)"));
                 cx.report_in(
                     codes::INVALID_REPHRASE,
                     Severity::Error,
@@ -351,6 +352,12 @@ fn walk_metadata(cx: &mut FileCx<'_>, response: &str, index: usize, node: &Node)
                         value.describe()
                     ),
                 );
+                // The fix as a machine-applicable replacement (editor quick
+                // fix, SARIF `fixes`), or the choice in words.
+                match fix {
+                    Some(b) => cx.suggest(Some(b)),
+                    None => cx.help("write `true` (a model may rephrase this variant) or `false`"),
+                }
             }
         }
     }
