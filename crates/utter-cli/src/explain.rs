@@ -69,8 +69,8 @@ fn witness_fields(registry: &Registry, witness: &Witness) -> serde_json::Map<Str
 /// `explain` as people read it.
 pub fn human(registry: &Registry, index: usize, view: Option<&str>) -> String {
     let response = &registry.responses[index];
-    let states = utter_compiler::analysis::analyse(registry, index, view).states;
     let shown = snapshot::response_view(registry, index, view);
+    let states = shown.states;
     let shown_view = view.map_or("no skill active".to_owned(), |s| {
         format!("skill `{s}` active")
     });
@@ -117,8 +117,8 @@ fn escape_lines(text: &str) -> String {
 /// `explain` as JSON: one object per variant.
 pub fn json(registry: &Registry, index: usize, view: Option<&str>) -> Json {
     let response = &registry.responses[index];
-    let states = utter_compiler::analysis::analyse(registry, index, view).states;
     let shown = snapshot::response_view(registry, index, view);
+    let states = shown.states;
     json!({
         "response": response.name,
         "file": response.file,

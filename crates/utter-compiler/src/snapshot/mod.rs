@@ -95,6 +95,8 @@ pub struct ResponseView {
     pub view: Option<String>,
     /// Its variants, in YAML order.
     pub variants: Vec<VariantView>,
+    /// How many memory states the analysis enumerated.
+    pub states: usize,
 }
 
 /// What `witness` delivers for response `name` in `view`.
@@ -333,13 +335,7 @@ fn unreadable_note(
 /// Response number `index` under `view`, analysed.
 pub fn response_view(registry: &Registry, index: usize, view: Option<&str>) -> ResponseView {
     let analysis = analysis::analyse(registry, index, view);
-    view_with(
-        registry,
-        index,
-        view,
-        &analysis.variants,
-        &analysis.may_be_unset,
-    )
+    view_with(registry, index, view, &analysis)
 }
 
 /// Response number `index` under `view`, with its variants' verdicts.
@@ -347,9 +343,9 @@ fn view_with(
     registry: &Registry,
     index: usize,
     view: Option<&str>,
-    verdicts: &[Verdict],
-    may_be_unset: &[Vec<(String, Witness)>],
+    analysis: &analysis::ResponseAnalysis,
 ) -> ResponseView {
+    let (verdicts, may_be_unset) = (&analysis.variants, &analysis.may_be_unset);
     let response = &registry.responses[index];
     let variants = verdicts
         .iter()
@@ -394,6 +390,7 @@ fn view_with(
         file: response.file.clone(),
         view: view.map(str::to_owned),
         variants,
+        states: analysis.states,
     }
 }
 
@@ -405,8 +402,8 @@ pub fn responses(registry: &Registry, options: Options) -> Vec<ResponseView> {
     order.sort_by(|&a, &b| registry.responses[a].name.cmp(&registry.responses[b].name));
     // Responses with the same conditions and default in the same view get
     // the same verdicts: analysed once.
-    type Found = (Vec<Verdict>, Vec<Vec<(String, Witness)>>);
-    let mut seen: std::collections::HashMap<String, Found> = std::collections::HashMap::new();
+    let mut seen: std::collections::HashMap<String, analysis::ResponseAnalysis> =
+        std::collections::HashMap::new();
     order
         .into_iter()
         .map(|i| {
@@ -432,11 +429,10 @@ pub fn responses(registry: &Registry, options: Options) -> Vec<ResponseView> {
                     }
                 }
             }
-            let (verdicts, unset) = seen.entry(key).or_insert_with(|| {
-                let found = analysis::analyse(registry, i, view);
-                (found.variants, found.may_be_unset)
-            });
-            view_with(registry, i, view, verdicts, unset)
+            let found = seen
+                .entry(key)
+                .or_insert_with(|| analysis::analyse(registry, i, view));
+            view_with(registry, i, view, found)
         })
         .collect()
 }
