@@ -107,6 +107,12 @@ fn guarded<T>(work: impl FnOnce() -> T, otherwise: T) -> T {
 const MAX_DOCUMENT: usize = utter_compiler::load::project::MAX_FILE_BYTES as usize;
 /// The most text all open documents may hold together.
 const MAX_OPEN_TEXT: usize = 64 * 1024 * 1024;
+/// The most open documents kept (each may be its own project).
+const MAX_OPEN_DOCUMENTS: usize = 1_000;
+/// The most checked projects kept; the least recently used beyond are
+/// dropped and checked again when next asked about (their published
+/// diagnostics are remembered, so fixed files are still cleared).
+const MAX_PROJECTS: usize = 32;
 
 #[derive(Default)]
 struct Server {
@@ -115,8 +121,12 @@ struct Server {
     /// Open documents that are not checked, and why (too large, or over
     /// the budget of open text): a diagnostic says so.
     refused: HashMap<PathBuf, String>,
-    /// Checked projects, by agent folder.
-    projects: HashMap<PathBuf, Project>,
+    /// Checked projects, by agent folder, with when each was last used.
+    projects: HashMap<PathBuf, (Project, u64)>,
+    /// The clock of `projects`' uses.
+    clock: u64,
+    /// Per agent folder, the files diagnostics were last published for.
+    published: HashMap<PathBuf, BTreeSet<String>>,
     /// Agent folders whose documents changed since their last check.
     dirty: BTreeSet<PathBuf>,
 }
@@ -162,6 +172,18 @@ impl Server {
                     "this document is {} bytes, more than the {MAX_DOCUMENT} utter reads from a file; it is not checked",
                     text.len()
                 ));
+            } else if self.overlays.len() >= MAX_OPEN_DOCUMENTS {
+                if self.refused.len() >= MAX_OPEN_DOCUMENTS {
+                    // Not even a diagnostic is kept beyond this: logged.
+                    eprintln!(
+                        "utter lsp: more than {MAX_OPEN_DOCUMENTS} documents open and as many refused; {} is ignored",
+                        utter_compiler::diagnostics::escape::escape(&path.display().to_string())
+                    );
+                    return;
+                }
+                self.refused.insert(path.clone(), format!(
+                    "more than {MAX_OPEN_DOCUMENTS} documents are open; this one is not checked (close some)"
+                ));
             } else if open + text.len() > MAX_OPEN_TEXT {
                 self.refused.insert(path.clone(), format!(
                     "the open documents hold more than {MAX_OPEN_TEXT} bytes together; this one is not checked (close some)"
@@ -205,12 +227,8 @@ impl Server {
     /// Checks the project again and publishes every file's diagnostics
     /// (empty ones for files fixed since).
     fn recheck(&mut self, root: PathBuf) -> Vec<Notification> {
-        let previous = self
-            .projects
-            .get(&root)
-            .map(|p| p.published.clone())
-            .unwrap_or_default();
-        let mut project = Project::load(&root, &self.overlays);
+        let previous = self.published.remove(&root).unwrap_or_default();
+        let project = Project::load(&root, &self.overlays);
         let mut labels: BTreeSet<String> = project
             .checked
             .findings
@@ -218,7 +236,11 @@ impl Server {
             .filter(|f| !f.file.starts_with('<'))
             .map(|f| f.file.clone())
             .collect();
-        project.published = labels.clone();
+        if labels.is_empty() {
+            self.published.remove(&root);
+        } else {
+            self.published.insert(root.clone(), labels.clone());
+        }
         labels.extend(previous);
         // Every open document of the project hears about each change, so a
         // client always sees the state of what it shows.
@@ -242,19 +264,43 @@ impl Server {
                 Notification::new(PublishDiagnostics::METHOD.to_owned(), params)
             })
             .collect();
-        self.projects.insert(root, project);
+        self.keep(root, project);
         out
+    }
+
+    /// Keeps `project` as the most recently used, dropping the least
+    /// recently used beyond [`MAX_PROJECTS`].
+    fn keep(&mut self, root: PathBuf, project: Project) {
+        self.clock += 1;
+        self.projects.insert(root, (project, self.clock));
+        while self.projects.len() > MAX_PROJECTS {
+            let oldest = self
+                .projects
+                .iter()
+                .min_by_key(|(_, (_, used))| *used)
+                .map(|(root, _)| root.clone());
+            match oldest {
+                Some(root) => self.projects.remove(&root),
+                None => break,
+            };
+        }
     }
 
     /// The project of a document and its label there.
     fn locate(&mut self, uri: &Uri) -> Option<(&Project, String)> {
         let path = text::path_of(uri)?;
         let root = agent_root(&path)?;
-        if !self.projects.contains_key(&root) {
-            let project = Project::load(&root, &self.overlays);
-            self.projects.insert(root.clone(), project);
+        match self.projects.get_mut(&root) {
+            Some((_, used)) => {
+                self.clock += 1;
+                *used = self.clock;
+            }
+            None => {
+                let project = Project::load(&root, &self.overlays);
+                self.keep(root.clone(), project);
+            }
         }
-        let project = self.projects.get(&root)?;
+        let (project, _) = self.projects.get(&root)?;
         let label = project.label(&path)?;
         Some((project, label))
     }
@@ -338,4 +384,112 @@ impl Server {
 
 fn json<T: serde::Serialize>(value: T) -> serde_json::Value {
     serde_json::to_value(value).unwrap_or(serde_json::Value::Null)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    /// `count` agent folders under a fresh temporary folder, each with a
+    /// `responses.yml` of `text`.
+    fn agents(name: &str, count: usize, text: &str) -> Vec<PathBuf> {
+        let base = std::env::temp_dir().join(format!("utter-lsp-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&base);
+        (0..count)
+            .map(|i| {
+                let dir = base.join(format!("a{i}"));
+                std::fs::create_dir_all(&dir).unwrap();
+                std::fs::write(dir.join("responses.yml"), text).unwrap();
+                dir
+            })
+            .collect()
+    }
+
+    fn uri(dir: &Path) -> Uri {
+        text::uri_of(&dir.join("responses.yml"))
+    }
+
+    #[test]
+    fn projects_are_dropped_least_recently_used_first() {
+        let dirs = agents(
+            "lru",
+            MAX_PROJECTS + 8,
+            "responses:\n  utter_a:\n    - text: a\n",
+        );
+        let mut server = Server::default();
+        for dir in &dirs {
+            assert!(server.locate(&uri(dir)).is_some());
+            // The first stays in use: it is never the least recently used.
+            assert!(server.locate(&uri(&dirs[0])).is_some());
+        }
+        assert_eq!(server.projects.len(), MAX_PROJECTS);
+        assert!(server.projects.contains_key(&dirs[0]));
+        assert!(!server.projects.contains_key(&dirs[1]));
+        assert!(server.projects.contains_key(&dirs[MAX_PROJECTS + 7]));
+        // A dropped project is checked again when asked about.
+        assert!(server.locate(&uri(&dirs[1])).is_some());
+        assert!(server.projects.contains_key(&dirs[1]));
+        let _ = std::fs::remove_dir_all(dirs[0].parent().unwrap());
+    }
+
+    #[test]
+    fn a_dropped_project_still_clears_the_diagnostics_it_published() {
+        let dirs = agents(
+            "clear",
+            MAX_PROJECTS + 1,
+            "responses:\n  utter_a:\n    - text: a\n",
+        );
+        let mut server = Server::default();
+        let change = |text: &str| {
+            Notification::new(
+                DidOpenTextDocument::METHOD.to_owned(),
+                lsp_types::DidOpenTextDocumentParams {
+                    text_document: lsp_types::TextDocumentItem::new(
+                        uri(&dirs[0]),
+                        "yaml".into(),
+                        1,
+                        text.to_owned(),
+                    ),
+                },
+            )
+        };
+        // Diagnostics per file name, as published.
+        let published = |notes: Vec<Notification>| -> Vec<(String, usize)> {
+            notes
+                .into_iter()
+                .map(|n| {
+                    let p: PublishDiagnosticsParams = serde_json::from_value(n.params).unwrap();
+                    let name = p.uri.as_str().rsplit('/').next().unwrap().to_owned();
+                    (name, p.diagnostics.len())
+                })
+                .collect()
+        };
+        // A broken memory.yml on disk, not open: its diagnostics are published.
+        let memory = dirs[0].join("memory.yml");
+        std::fs::write(&memory, "x: {type: integr}\n").unwrap();
+        server.notify(change("responses:\n  utter_a:\n    - text: a\n"));
+        assert_eq!(
+            published(server.check_dirty()),
+            [
+                ("memory.yml".to_owned(), 1),
+                ("responses.yml".to_owned(), 0)
+            ]
+        );
+        for dir in &dirs[1..] {
+            server.locate(&uri(dir));
+        }
+        assert!(!server.projects.contains_key(&dirs[0]));
+        // Fixed on disk: the client still hears that memory.yml is clean.
+        std::fs::write(&memory, "x: {type: int}\n").unwrap();
+        server.notify(change("responses:\n  utter_a:\n    - text: b\n"));
+        assert_eq!(
+            published(server.check_dirty()),
+            [
+                ("memory.yml".to_owned(), 0),
+                ("responses.yml".to_owned(), 0)
+            ]
+        );
+        let _ = std::fs::remove_dir_all(dirs[0].parent().unwrap());
+    }
 }

@@ -2,7 +2,7 @@
 //! documents' unsaved text laid over them, checked as a whole (a change in
 //! one file changes findings in another).
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use utter_compiler::{Checked, ProjectFiles, Registry, check, lower, lower_usable};
@@ -40,8 +40,6 @@ pub struct Project {
     /// Analysed responses by index: each analysed once per version of the
     /// project, however many hovers ask.
     pub views: std::cell::RefCell<HashMap<usize, utter_compiler::snapshot::ResponseView>>,
-    /// Labels that got diagnostics last time (to clear them when fixed).
-    pub published: BTreeSet<String>,
 }
 
 impl Project {
@@ -75,7 +73,6 @@ impl Project {
             registry: Some(lower(&checked).unwrap_or_else(|_| lower_usable(&checked))),
             views: std::cell::RefCell::default(),
             checked,
-            published: BTreeSet::new(),
         }
     }
 

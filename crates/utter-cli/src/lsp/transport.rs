@@ -17,6 +17,39 @@ const MAX_HEADERS: usize = 32;
 /// (8 MiB), JSON-escaped, with room to spare.
 pub const MAX_BODY: usize = 64 * 1024 * 1024;
 
+/// The most JSON values (objects, arrays, members and items) one message
+/// may hold: a real one holds tens (a document is one string), and each
+/// costs tens of bytes parsed, so a 64 MiB `[0,0,...]` is refused before
+/// it becomes gigabytes.
+pub const MAX_JSON_VALUES: usize = 1 << 20;
+/// The most parsed messages waiting for the server: the reader blocks
+/// beyond (back-pressure), so a flood of large frames holds at most this
+/// many in memory besides the one read and the one handled.
+const MAX_QUEUED: usize = 2;
+
+/// How many JSON values `body` holds at least: its structural characters
+/// outside strings (every value but a lone scalar follows one of them).
+fn json_values(body: &[u8]) -> usize {
+    let (mut count, mut in_string, mut escaped) = (0, false, false);
+    for &b in body {
+        if in_string {
+            match (escaped, b) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+        } else {
+            match b {
+                b'"' => in_string = true,
+                b'[' | b'{' | b',' | b':' => count += 1,
+                _ => {}
+            }
+        }
+    }
+    count
+}
+
 /// Why a frame was refused.
 #[derive(Debug)]
 pub enum FrameError {
@@ -32,6 +65,8 @@ pub enum FrameError {
     Truncated,
     /// The body is not a JSON-RPC message.
     BadJson(String),
+    /// The body holds more than [`MAX_JSON_VALUES`] JSON values.
+    TooManyValues(usize),
 }
 
 impl std::fmt::Display for FrameError {
@@ -44,6 +79,10 @@ impl std::fmt::Display for FrameError {
             ),
             FrameError::BadHeader(h) => write!(f, "a malformed header `{h}`"),
             FrameError::NoContentLength => write!(f, "a frame without `Content-Length`"),
+            FrameError::TooManyValues(n) => write!(
+                f,
+                "a message of {n} JSON values, more than the {MAX_JSON_VALUES} one may hold"
+            ),
             FrameError::BadLength(l) => write!(
                 f,
                 "`Content-Length: {l}` is not a length of at most {MAX_BODY} bytes"
@@ -124,6 +163,10 @@ pub fn read_message(input: &mut impl BufRead) -> Result<Option<Message>, FrameEr
     if body.len() < length {
         return Err(FrameError::Truncated);
     }
+    let values = json_values(&body);
+    if values > MAX_JSON_VALUES {
+        return Err(FrameError::TooManyValues(values));
+    }
     serde_json::from_slice(&body)
         .map(Some)
         .map_err(|e| FrameError::BadJson(e.to_string()))
@@ -134,11 +177,12 @@ pub fn read_message(input: &mut impl BufRead) -> Result<Option<Message>, FrameEr
 /// writes its answers. A malformed frame is logged and ends the process
 /// with exit code 1 (the client broke the protocol; nothing can follow).
 pub fn stdio() -> Connection {
-    let (server, client) = Connection::memory();
-    let Connection {
-        sender: to_server,
-        receiver: from_server,
-    } = client;
+    let (to_server, from_reader) = crossbeam_channel::bounded(MAX_QUEUED);
+    let (to_writer, from_server) = crossbeam_channel::unbounded();
+    let server = Connection {
+        sender: to_writer,
+        receiver: from_reader,
+    };
     std::thread::spawn(move || {
         let stdin = io::stdin();
         let mut input = stdin.lock();
@@ -152,6 +196,10 @@ pub fn stdio() -> Connection {
                 }
                 // The end of the input ends the session.
                 Ok(None) => break,
+                // Framed well, so the stream is intact: refused alone, logged.
+                Err(e @ FrameError::TooManyValues(_)) => {
+                    eprintln!("utter lsp: {e}; the message is ignored");
+                }
                 Err(e) => {
                     eprintln!(
                         "utter lsp: {}; stopping",
@@ -194,6 +242,23 @@ mod tests {
         let frame = format!("Content-Length: {}\n\n{body}", body.len());
         assert!(matches!(read(frame.as_bytes()), Ok(Some(_))));
         assert!(matches!(read(b""), Ok(None)));
+    }
+
+    #[test]
+    fn a_message_of_too_many_values_is_refused_before_parsing() {
+        let many = format!("[{}0]", "0,".repeat(MAX_JSON_VALUES));
+        let frame = format!("Content-Length: {}\r\n\r\n{many}", many.len());
+        assert!(matches!(
+            read(frame.as_bytes()),
+            Err(FrameError::TooManyValues(n)) if n > MAX_JSON_VALUES
+        ));
+        // Structure inside strings is text: a document full of commas is one value.
+        let text = ",[{:".repeat(MAX_JSON_VALUES);
+        let body =
+            format!(r#"{{"jsonrpc":"2.0","method":"x","params":{{"text":"{text}\\\"[,"}}}}"#);
+        let frame = format!("Content-Length: {}\r\n\r\n{body}", body.len());
+        assert!(matches!(read(frame.as_bytes()), Ok(Some(_))));
+        assert_eq!(json_values(br#"{"a":[1,2],"b":"x,y"}"#), 6);
     }
 
     #[test]
