@@ -36,6 +36,7 @@ target="$(cargo metadata --format-version 1 --no-deps --manifest-path "$root/Car
 bash "$here/compile_real_agents.sh" "$venv/bin/python"
 # Every witness of the variant analysis, delivered by the reference too.
 "$venv/bin/python" "$here/witnesses.py" --utter "$target/release/utter" \
-    "$root/tests/fixtures/analysis-agent" "$root/examples/card-agent" "$root/tests/fixtures/typed-agent"
+    "$root/tests/fixtures/analysis-agent" "$root/examples/card-agent" "$root/tests/fixtures/typed-agent" \
+    "$root/tests/fixtures/analysis-classes"
 exec "$venv/bin/python" "$here/differential.py" --utter "$target/release/utter" \
     --fixture "$root/tests/fixtures/reference-rules" --fixture "$root/examples/card-agent" "$@"

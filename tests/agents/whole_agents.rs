@@ -213,7 +213,7 @@ fn wide_value(rng: &mut Rng, ty: utter_synth::SynthType) -> Option<Value> {
 /// memory states; every other verdict is a witness or says why not.
 #[test]
 fn analysis_verdicts_hold_on_whole_agents() {
-    use utter_compiler::analysis::{Verdict, analyse, home_view};
+    use utter_compiler::analysis::{Budget, Verdict, analyse, home_view};
     let (mut witnesses, mut unreachable, mut undecided, mut sampled) =
         (0usize, 0usize, 0usize, 0usize);
     let mut registries = BTreeMap::new();
@@ -231,7 +231,7 @@ fn analysis_verdicts_hold_on_whole_agents() {
                 continue;
             }
             let view = home_view(registry, index);
-            let analysis = analyse(registry, index, view);
+            let analysis = analyse(registry, index, view, &mut Budget::response());
             let names = [response.name.clone()];
             for (v, verdict) in analysis.variants.iter().enumerate() {
                 match verdict {

@@ -78,6 +78,9 @@ pub fn human(registry: &Registry, index: usize, view: Option<&str>) -> String {
         "{} ({}:{}), {shown_view}: {states} memory states examined\n",
         response.name, response.file, response.line
     );
+    if let Some(why) = &shown.stopped {
+        out.push_str(&format!("  {why}\n"));
+    }
     for v in &shown.variants {
         let when = match (&v.condition, v.default) {
             (Some(c), _) => format!("if `{c}`"),
@@ -125,6 +128,7 @@ pub fn json(registry: &Registry, index: usize, view: Option<&str>) -> Json {
         "line": response.line,
         "skill": view,
         "states": states,
+        "stopped": shown.stopped,
         "variants": shown.variants.iter().map(|v| {
             let mut fields = json!({
                 "index": v.index,

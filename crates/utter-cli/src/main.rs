@@ -5,6 +5,7 @@
 #![forbid(unsafe_code)]
 
 mod batch;
+mod check;
 mod explain;
 mod fatal;
 mod lsp;
@@ -84,6 +85,10 @@ enum Command {
         /// Exit 1 when the project has warnings, too.
         #[arg(long)]
         deny_warnings: bool,
+        /// Also note each placeholder memory can leave unset when its variant is
+        /// delivered (`utter.analysis.placeholder_may_be_unset`, with such a memory).
+        #[arg(long)]
+        unset_placeholders: bool,
     },
     /// Deliver one response for a memory given as JSON.
     #[command(after_help = EXIT_CODES)]
@@ -268,6 +273,7 @@ fn run(command: Command, color: bool) -> Result<ExitCode, Fatal> {
             agent_dir,
             format,
             deny_warnings,
+            unset_placeholders,
         } => {
             let format = format.unwrap_or_else(|| {
                 if std::env::var("GITHUB_ACTIONS").is_ok_and(|v| v == "true") {
@@ -276,7 +282,7 @@ fn run(command: Command, color: bool) -> Result<ExitCode, Fatal> {
                     CheckFormat::Human
                 }
             });
-            cmd_check(&agent_dir, format, deny_warnings, color)
+            check::cmd_check(&agent_dir, format, deny_warnings, unset_placeholders, color)
         }
         Command::DeliverBatch { agent_dir } => batch::cmd_deliver_batch(&agent_dir, color),
         Command::Snapshot {
@@ -343,53 +349,6 @@ fn plural(n: usize, word: &str) -> String {
     } else {
         format!("{n} {word}s")
     }
-}
-
-fn cmd_check(
-    dir: &Path,
-    format: CheckFormat,
-    deny_warnings: bool,
-    color: bool,
-) -> Result<ExitCode, Fatal> {
-    let checked = load(dir)?;
-    let summary = output::Summary::of(&checked);
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    let failed = summary.errors > 0 || (deny_warnings && summary.warnings > 0);
-    let verdict = format!(
-        "{}: {} checked in {}: {}, {}{}",
-        if failed { "error" } else { "ok" },
-        dir.display(),
-        plural(summary.files, "file"),
-        plural(summary.errors, "error"),
-        plural(summary.warnings, "warning"),
-        if failed && summary.errors == 0 {
-            " (warnings denied)"
-        } else {
-            ""
-        },
-    );
-    match format {
-        CheckFormat::Json => writeln!(out, "{}", output::json(&checked, dir))?,
-        CheckFormat::Sarif => writeln!(out, "{}", output::sarif(&checked, dir))?,
-        CheckFormat::Github => {
-            write!(out, "{}", output::github(&checked, dir))?;
-            writeln!(out, "{verdict}")?;
-        }
-        CheckFormat::Human => {
-            write!(
-                out,
-                "{}",
-                output::human(&checked, &checked.findings, dir, color)
-            )?;
-            writeln!(out, "{verdict}")?;
-        }
-    }
-    Ok(if failed {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
 }
 
 /// The project's registry; `None` when it has errors, which are then

@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use super::{Subject, Verdict, Why, analyse_subject, describe_witness};
+use super::{Budget, Subject, Verdict, Why, analyse_subject, describe_witness};
 use crate::diagnostics::{Finding, Severity, codes};
 use crate::load::responses::ConditionField;
 use crate::lower::{entry_ids, lower_condition, lower_entries, usable_responses};
@@ -30,6 +30,7 @@ pub fn findings(checked: &Checked) -> Vec<Finding> {
     // Responses with the same conditions, default and view get the same
     // verdicts: one analysis each.
     let mut seen: HashMap<String, Option<Vec<Verdict>>> = HashMap::new();
+    let mut budget = Budget::project();
     for (name, merged) in &checked.responses {
         if merged.file.starts_with('<') || usable.as_ref().is_some_and(|u| !u.contains(name)) {
             continue;
@@ -94,7 +95,7 @@ pub fn findings(checked: &Checked) -> Vec<Finding> {
                 default,
                 pieces: Vec::new(),
             };
-            Some(analyse_subject(&subject, view).verdicts)
+            Some(analyse_subject(&subject, view, &mut budget).verdicts)
         });
         let Some(verdicts) = verdicts.as_ref() else {
             continue;

@@ -12,14 +12,25 @@
 //!
 //! Decided by enumeration over finite abstract domains ([`domain`]), so a
 //! verdict is exact for memory holding values of the declared types, never
-//! a guess: a condition reading an `any`, `json` or `list` entry, or a
-//! state space over [`STATE_BUDGET`], is undecided and says so.
+//! a guess: a condition reading an `any`, `json` or `list` entry is
+//! undecided and says so.
+//!
+//! The work is bounded ([`Budget`]): each state costs its conditions'
+//! operands, a response may spend [`RESPONSE_WORK_BUDGET`] and a whole
+//! project [`PROJECT_WORK_BUDGET`]. Where the budget runs out, the
+//! variants already shown delivered keep their witness (a proof needs no
+//! more), and every other variant is undecided: unreachable is claimed only
+//! after every state is seen.
 
+mod budget;
 pub mod domain;
 mod equalities;
 mod findings;
+mod unset;
 
+pub use budget::{Budget, PROJECT_WORK_BUDGET, RESPONSE_WORK_BUDGET};
 pub use findings::findings;
+pub use unset::placeholder_findings;
 
 use std::collections::BTreeSet;
 
@@ -30,10 +41,6 @@ use crate::lower::Registry;
 use domain::Comparisons;
 use equalities::Equalities;
 use utter::program::ProgramData;
-
-/// The most memory states enumerated for one response and view (each
-/// evaluates the response's conditions once); beyond, no claim.
-pub const STATE_BUDGET: usize = 1 << 16;
 
 /// What the analysis says of one variant.
 #[derive(Clone, Debug, PartialEq)]
@@ -83,6 +90,9 @@ pub struct ResponseAnalysis {
     /// Per variant: its placeholders that a state delivering it leaves
     /// unset (delivered as written), each with such a state.
     pub may_be_unset: Vec<Vec<(String, Witness)>>,
+    /// Why the enumeration stopped before seeing every state, if it did:
+    /// then `may_be_unset` may miss placeholders.
+    pub stopped: Option<String>,
 }
 
 /// What [`analyse_subject`] finds.
@@ -93,6 +103,8 @@ pub struct Analysed {
     pub states: usize,
     /// See [`ResponseAnalysis::may_be_unset`].
     pub may_be_unset: Vec<Vec<(String, Witness)>>,
+    /// See [`ResponseAnalysis::stopped`].
+    pub stopped: Option<String>,
 }
 
 /// Memory of one enumerated state, read by entry id: values borrowed from
@@ -153,21 +165,28 @@ impl<'a> Subject<'a> {
     }
 }
 
-/// Analyses response number `response` under the view of skill `view`.
-pub fn analyse(registry: &Registry, response: usize, view: Option<&str>) -> ResponseAnalysis {
-    let found = analyse_subject(&Subject::of(registry, response), view);
+/// Analyses response number `response` under the view of skill `view`,
+/// spending at most what `budget` has left.
+pub fn analyse(
+    registry: &Registry,
+    response: usize,
+    view: Option<&str>,
+    budget: &mut Budget,
+) -> ResponseAnalysis {
+    let found = analyse_subject(&Subject::of(registry, response), view, budget);
     ResponseAnalysis {
         response,
         view: view.map(str::to_owned),
         variants: found.verdicts,
         states: found.states,
         may_be_unset: found.may_be_unset,
+        stopped: found.stopped,
     }
 }
 
 /// The verdicts of `subject`'s variants under `view`, and how many memory
-/// states were enumerated.
-pub fn analyse_subject(subject: &Subject<'_>, view: Option<&str>) -> Analysed {
+/// states were enumerated, spending at most what `budget` has left.
+pub fn analyse_subject(subject: &Subject<'_>, view: Option<&str>, budget: &mut Budget) -> Analysed {
     let conditioned = &subject.conditioned;
     let mut verdicts = vec![Verdict::Undecided(String::new()); subject.variants];
     let mut is_conditioned = vec![false; subject.variants];
@@ -199,6 +218,7 @@ pub fn analyse_subject(subject: &Subject<'_>, view: Option<&str>) -> Analysed {
             verdicts,
             states: 1,
             may_be_unset,
+            stopped: None,
         };
     }
     // The entries the conditions read in this view; the rest read as unset.
@@ -231,24 +251,15 @@ pub fn analyse_subject(subject: &Subject<'_>, view: Option<&str>) -> Analysed {
                     verdicts: undecided(verdicts, subject, &why),
                     states: 0,
                     may_be_unset,
+                    stopped: None,
                 };
             }
         }
     }
-    let states = domains
-        .iter()
-        .try_fold(1usize, |n, (_, values)| n.checked_mul(values.len() + 1));
-    if states.is_none_or(|n| n > STATE_BUDGET) {
-        let why = format!(
-            "its conditions read {} entries with more than {STATE_BUDGET} states between them, over the analysis budget, so nothing is claimed",
-            domains.len()
-        );
-        return Analysed {
-            verdicts: undecided(verdicts, subject, &why),
-            states: 0,
-            may_be_unset,
-        };
-    }
+    // `None`: more than a u64 counts.
+    let states = domains.iter().try_fold(1u64, |n, (_, values)| {
+        n.checked_mul(values.len() as u64 + 1)
+    });
     // `entry == literal` conditions are true exactly where the entry holds
     // an equal value: looked up per state instead of evaluated, so a
     // response of many such variants costs a lookup per state, not a pass
@@ -277,6 +288,17 @@ pub fn analyse_subject(subject: &Subject<'_>, view: Option<&str>) -> Analysed {
         })
         .collect();
     let program = program.program();
+    // What a state costs: each distinct condition's operands, and setting
+    // and looking up each entry read.
+    let state_cost = 1
+        + read.len() as u64
+        + distinct
+            .iter()
+            .map(|(expr, _)| expr.operand_count() as u64)
+            .sum::<u64>();
+    let allowed = budget.left.min(RESPONSE_WORK_BUDGET);
+    let mut spent = 0u64;
+    let mut over_budget = false;
     let mut distinct_outcomes: Vec<Result<bool, EvalError>> = Vec::with_capacity(distinct.len());
     let mut memory = StateMemory(vec![None; subject.entries.len()]);
     let mut witness: Vec<Option<Witness>> = vec![None; subject.variants];
@@ -302,6 +324,11 @@ pub fn analyse_subject(subject: &Subject<'_>, view: Option<&str>) -> Analysed {
     let wanted = conditioned.len() + usize::from(subject.default.is_some());
     let mut found = 0;
     let enumerated = for_each_state(&domains, |set| {
+        spent += state_cost;
+        if spent > allowed {
+            over_budget = true;
+            return false;
+        }
         for &id in &read {
             memory.0[id] = None;
         }
@@ -360,6 +387,7 @@ pub fn analyse_subject(subject: &Subject<'_>, view: Option<&str>) -> Analysed {
                 found += 1;
             }
             if !subject.pieces.is_empty() {
+                spent += subject.pieces[w].len() as u64;
                 record_unset(
                     subject,
                     w,
@@ -374,6 +402,31 @@ pub fn analyse_subject(subject: &Subject<'_>, view: Option<&str>) -> Analysed {
         // unset is known only once every state is seen.
         found < wanted || placeholders_read
     });
+    budget.left -= spent.min(allowed);
+    if over_budget {
+        // Each witness found proves its variant; nothing else is proved.
+        let seen = enumerated - 1;
+        let of = states.map_or("more than 2^64".to_owned(), |n| n.to_string());
+        let why = format!(
+            "the analysis stopped at its work budget after {seen} of {of} memory states, before this was decided, so nothing is claimed"
+        );
+        for (i, verdict) in verdicts.iter_mut().enumerate() {
+            if is_conditioned[i] || subject.default == Some(i) {
+                *verdict = match witness[i].take() {
+                    Some(w) => Verdict::Reachable(w),
+                    None => Verdict::Undecided(why.clone()),
+                };
+            }
+        }
+        return Analysed {
+            verdicts,
+            states: seen,
+            may_be_unset,
+            stopped: Some(format!(
+                "the analysis stopped at its work budget after {seen} of {of} memory states: a placeholder not listed may still be left unset"
+            )),
+        };
+    }
     for (c, &(i, _)) in conditioned.iter().enumerate() {
         verdicts[i] = match witness[i].take() {
             Some(w) => Verdict::Reachable(w),
@@ -393,6 +446,7 @@ pub fn analyse_subject(subject: &Subject<'_>, view: Option<&str>) -> Analysed {
         verdicts,
         states: enumerated,
         may_be_unset,
+        stopped: None,
     }
 }
 

@@ -37,7 +37,7 @@ fn verdicts(memory: &str, variants: &str) -> String {
         .iter()
         .position(|r| r.name == "utter_r")
         .expect("utter_r");
-    let analysis = analyse(&registry, index, Some("s"));
+    let analysis = analyse(&registry, index, Some("s"), &mut super::Budget::response());
     let mut out = Vec::new();
     for (v, verdict) in analysis.variants.iter().enumerate() {
         out.push(match verdict {
@@ -158,14 +158,73 @@ fn what_cannot_be_enumerated_is_undecided() {
         verdicts("    l: {type: list}\n", &case("session.s.l")),
         "U U"
     );
-    // Many entries: over the budget, no claim.
+    // Many entries: over the budget, no claim but what a witness proves
+    // (nothing set delivers the default).
     let mut memory = String::new();
     let mut terms = Vec::new();
     for i in 0..12 {
         memory.push_str(&format!("    e{i}: {{type: int}}\n"));
         terms.push(format!("session.s.e{i} == {i}"));
     }
-    assert_eq!(verdicts(&memory, &case(&terms.join(" and "))), "U U");
+    assert_eq!(verdicts(&memory, &case(&terms.join(" and "))), "U R");
+    // Never true, but that needs every state seen: undecided, not unreachable.
+    terms.push("session.s.e0 == 1".to_owned());
+    assert_eq!(verdicts(&memory, &case(&terms.join(" and "))), "U R");
+}
+
+#[test]
+fn the_budget_is_shared_and_a_stop_is_said() {
+    let mut memory = String::new();
+    let mut terms = Vec::new();
+    for i in 0..12 {
+        memory.push_str(&format!("    e{i}: {{type: int}}\n"));
+        terms.push(format!("session.s.e{i} == {i}"));
+    }
+    let big = registry(&memory, &case(&terms.join(" and ")));
+    let index = big
+        .responses
+        .iter()
+        .position(|r| r.name == "utter_r")
+        .unwrap();
+    let mut budget = super::Budget::project();
+    let before = budget.left();
+    let analysis = analyse(&big, index, Some("s"), &mut budget);
+    let spent = before - budget.left();
+    assert!(
+        (super::RESPONSE_WORK_BUDGET - 64..=super::RESPONSE_WORK_BUDGET).contains(&spent),
+        "{spent}"
+    );
+    let stopped = analysis.stopped.expect("the analysis says it stopped");
+    assert!(stopped.contains("work budget"), "{stopped}");
+    match &analysis.variants[0] {
+        Verdict::Undecided(why) => assert!(why.contains("work budget"), "{why}"),
+        other => panic!("{other:?}"),
+    }
+    // A spent budget decides nothing more, and claims nothing false.
+    let mut spent_budget = super::Budget::response();
+    while spent_budget.left() > 0 {
+        analyse(&big, index, Some("s"), &mut spent_budget);
+    }
+    let after = analyse(&big, index, Some("s"), &mut spent_budget);
+    assert!(
+        after
+            .variants
+            .iter()
+            .all(|v| matches!(v, Verdict::Undecided(_))),
+        "{:?}",
+        after.variants
+    );
+    // A small response spends little and is complete.
+    let small = registry("    n: {type: int}\n", &case("session.s.n > 2"));
+    let index = small
+        .responses
+        .iter()
+        .position(|r| r.name == "utter_r")
+        .unwrap();
+    let mut budget = super::Budget::project();
+    let analysis = analyse(&small, index, Some("s"), &mut budget);
+    assert!(analysis.stopped.is_none());
+    assert!(super::PROJECT_WORK_BUDGET - budget.left() < 1_000);
 }
 
 #[test]
@@ -187,7 +246,7 @@ fn witnesses_set_as_few_entries_as_possible() {
         .iter()
         .position(|r| r.name == "utter_r")
         .unwrap();
-    let analysis = analyse(&registry, index, Some("s"));
+    let analysis = analyse(&registry, index, Some("s"), &mut super::Budget::response());
     match &analysis.variants[0] {
         Verdict::Reachable(w) => assert_eq!(w.0.len(), 1, "{w:?}"),
         other => panic!("{other:?}"),

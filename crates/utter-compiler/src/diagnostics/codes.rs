@@ -135,6 +135,8 @@ codes! {
         "The conditions cover every value memory can hold: the default is never delivered (it stays as the required fallback).";
     NO_CONDITIONED_VARIANT = "utter.analysis.no_conditioned_variant_delivered",
         "No conditioned variant of a response is ever delivered: it always delivers its default.";
+    PLACEHOLDER_MAY_BE_UNSET = "utter.analysis.placeholder_may_be_unset",
+        "Memory can leave a placeholder unset when its variant is delivered: the customer gets it as written (opt-in: `utter check --unset-placeholders`).";
 }
 
 /// What `code` means (the code itself when unknown).

@@ -9,6 +9,7 @@
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
+use super::shortcut::{Shortcut, deliver_named};
 use super::{Encoded, Options, ResponseView, VariantView, responses};
 use crate::lower::Registry;
 
@@ -79,7 +80,7 @@ impl Diff {
 }
 
 /// The witnesses of `view` as states by name, each as people read it.
-fn witness_states(registry: &Registry, view: &ResponseView) -> Vec<(NamedState, String)> {
+fn witness_states(registry: &Registry, view: &ResponseView) -> Vec<(NamedState, String, usize)> {
     view.variants
         .iter()
         .filter_map(|v| {
@@ -91,22 +92,9 @@ fn witness_states(registry: &Registry, view: &ResponseView) -> Vec<(NamedState, 
                         (e.namespace.clone(), e.name.clone(), value.clone())
                     })
                     .collect();
-            Some((state, v.witness_shown.clone().unwrap_or_default()))
+            Some((state, v.witness_shown.clone().unwrap_or_default(), v.index))
         })
         .collect()
-}
-
-/// What `state` delivers through `encoded` in `view`.
-fn deliver_named(
-    encoded: &Encoded<'_>,
-    view: Option<&str>,
-    state: &[(String, String, utter::Value)],
-) -> String {
-    let state: Vec<(&str, &str, &utter::Value)> = state
-        .iter()
-        .map(|(n, e, v)| (n.as_str(), e.as_str(), v))
-        .collect();
-    encoded.deliver(view, &state)
 }
 
 /// Pairs the variants of two versions of a response: first those with the
@@ -159,9 +147,37 @@ fn pair(before: &[VariantView], after: &[VariantView]) -> Vec<(Option<usize>, Op
     pairs
 }
 
+/// The old indices of the pairs that keep their order: a longest run of
+/// pairs increasing in both versions (O(n log n)). A variant shifted only
+/// because others were added or removed before it did not move.
+fn in_order(pairs: &[(Option<usize>, Option<usize>)]) -> std::collections::HashSet<usize> {
+    let both: Vec<(usize, usize)> = pairs.iter().filter_map(|&(i, j)| Some((i?, j?))).collect();
+    // `tails[k]`: the pair ending the best run of length k + 1 found so far.
+    let mut tails: Vec<usize> = Vec::new();
+    let mut previous: Vec<Option<usize>> = vec![None; both.len()];
+    for (p, &(_, j)) in both.iter().enumerate() {
+        let k = tails.partition_point(|&t| both[t].1 < j);
+        previous[p] = k.checked_sub(1).map(|k| tails[k]);
+        if k == tails.len() {
+            tails.push(p);
+        } else {
+            tails[k] = p;
+        }
+    }
+    let mut kept = std::collections::HashSet::new();
+    let mut at = tails.last().copied();
+    while let Some(p) = at {
+        kept.insert(both[p].0);
+        at = previous[p];
+    }
+    kept
+}
+
 /// The variant changes of one response.
 fn variant_changes(before: &ResponseView, after: &ResponseView, change: &mut ResponseChange) {
-    for (i, j) in pair(&before.variants, &after.variants) {
+    let pairs = pair(&before.variants, &after.variants);
+    let kept = in_order(&pairs);
+    for (i, j) in pairs {
         match (
             i.map(|i| &before.variants[i]),
             j.map(|j| &after.variants[j]),
@@ -178,11 +194,13 @@ fn variant_changes(before: &ResponseView, after: &ResponseView, change: &mut Res
                         });
                     }
                 };
-                field(
-                    "moved",
-                    format!("variant {}", b.index),
-                    format!("variant {}", a.index),
-                );
+                if !kept.contains(&b.index) {
+                    field(
+                        "moved",
+                        format!("variant {}", b.index),
+                        format!("variant {}", a.index),
+                    );
+                }
                 field("text", b.source_text.clone(), a.source_text.clone());
                 field("condition", b.when(), a.when());
                 field("rephrase", b.rephrase.to_string(), a.rephrase.to_string());
@@ -218,6 +236,13 @@ fn variant_changes(before: &ResponseView, after: &ResponseView, change: &mut Res
 /// What changed from `old` to `new` (project responses; bundled ones too
 /// with `options.bundled`).
 pub fn diff(old: &Registry, new: &Registry, options: Options) -> Diff {
+    diff_with(old, new, options, true)
+}
+
+/// [`diff`], with or without the [`Shortcut`] (without: every witness is
+/// walked through every condition, the reference the shortcut is tested
+/// against).
+fn diff_with(old: &Registry, new: &Registry, options: Options, shortcuts: bool) -> Diff {
     let old_views: BTreeMap<String, ResponseView> = responses(old, options)
         .into_iter()
         .map(|r| (r.name.clone(), r))
@@ -241,15 +266,31 @@ pub fn diff(old: &Registry, new: &Registry, options: Options) -> Diff {
         };
         variant_changes(&before, &after, &mut change);
         // Every witness of either version, delivered by both.
-        let view_old = before.view.as_deref();
-        let view_new = after.view.as_deref();
-        let mut states = witness_states(old, &before);
-        states.extend(witness_states(new, &after));
-        let (encoded_old, encoded_new) = (Encoded::new(old, &name), Encoded::new(new, &name));
+        let views = [before.view.as_deref(), after.view.as_deref()];
+        let states = [witness_states(old, &before), witness_states(new, &after)];
+        let walk = [Encoded::new(old, &name), Encoded::new(new, &name)];
+        let shortcut = if shortcuts {
+            Shortcut::new([old, new], &name, views, &walk)
+        } else {
+            None
+        };
         let mut seen = std::collections::HashSet::new();
-        for (memory, shown) in states {
-            let was = deliver_named(&encoded_old, view_old, &memory);
-            let now = deliver_named(&encoded_new, view_new, &memory);
+        let witnesses = states
+            .into_iter()
+            .enumerate()
+            .flat_map(|(from, states)| states.into_iter().map(move |s| (from, s)));
+        for (from, (memory, shown, variant)) in witnesses {
+            let deliver = |to| {
+                deliver_named(
+                    shortcut.as_ref(),
+                    &walk,
+                    views,
+                    &memory,
+                    (from, variant),
+                    to,
+                )
+            };
+            let (was, now) = (deliver(0), deliver(1));
             let moved = Moved {
                 state: shown,
                 memory,
@@ -289,6 +330,98 @@ mod tests {
             text: None,
             example: None,
             may_be_unset: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_variant_shifted_by_an_insertion_did_not_move() {
+        let before = [v(0, "A", Some("x")), v(1, "B", Some("y")), v(2, "C", None)];
+        let after = [
+            v(0, "N", Some("z")),
+            v(1, "A", Some("x")),
+            v(2, "B", Some("y")),
+            v(3, "C", None),
+        ];
+        let pairs = pair(&before, &after);
+        assert_eq!(in_order(&pairs).len(), 3);
+        // Swapped: one of the two moved, the rest kept their order.
+        let after = [v(0, "B", Some("y")), v(1, "A", Some("x")), v(2, "C", None)];
+        let kept = in_order(&pair(&before, &after));
+        assert_eq!(kept.len(), 2);
+        assert!(kept.contains(&2));
+    }
+
+    /// A registry of one root response `utter_r` of `variants`.
+    fn registry(variants: &[(Option<String>, String)]) -> Registry {
+        let mut yml = String::from("responses:\n  utter_r:\n");
+        for (condition, text) in variants {
+            yml.push_str(&format!("    - text: {text:?}\n"));
+            if let Some(c) = condition {
+                yml.push_str(&format!("      condition: {c:?}\n"));
+            }
+        }
+        let files = crate::ProjectFiles::from_files([
+            (
+                "memory.yml".to_owned(),
+                b"x:\n  type: int\nt:\n  type: text\n".to_vec(),
+            ),
+            ("responses.yml".to_owned(), yml.into_bytes()),
+        ]);
+        crate::lower(&crate::check(&files)).unwrap_or_else(|e| panic!("{e:?}"))
+    }
+
+    fn variant() -> impl proptest::strategy::Strategy<Value = (Option<String>, String)> {
+        use proptest::prelude::*;
+        let condition = prop_oneof![
+            (0i64..4).prop_map(|k| format!("session.project.x == {k}")),
+            (0i64..4).prop_map(|k| format!("session.project.x > {k}")),
+            (0usize..3).prop_map(|k| format!("session.project.t == '{}'", ["a", "b", ""][k])),
+            Just("session.project.t".to_owned()),
+            Just("session.project.x == 1 and session.project.t == 'a'".to_owned()),
+        ];
+        let text = prop_oneof![
+            (0u8..4).prop_map(|k| format!("v{k}")),
+            (0u8..4).prop_map(|k| format!("v{k} {{session.project.x}}")),
+        ];
+        (condition, text).prop_map(|(c, t)| (Some(c), t))
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(96))]
+        /// The shortcut delivers what walking every condition delivers, for
+        /// random edits of random responses.
+        #[test]
+        fn the_shortcut_delivers_what_the_walk_delivers(
+            old in proptest::collection::vec(variant(), 0..7),
+            edits in proptest::collection::vec((0usize..5, 0usize..8, variant()), 1..4),
+            default_at in (0usize..8, 0usize..8),
+        ) {
+            let mut new = old.clone();
+            for (kind, at, v) in edits {
+                let at = at % (new.len() + 1);
+                match kind {
+                    0 => new.insert(at, v),
+                    1 if at < new.len() => { new.remove(at); }
+                    2 if at < new.len() => new[at].1 = v.1,
+                    3 if at < new.len() => new[at].0 = v.0,
+                    _ if at + 1 < new.len() => new.swap(at, at + 1),
+                    _ => new.push(v),
+                }
+            }
+            let with_default = |mut variants: Vec<(Option<String>, String)>, at: usize| {
+                let at = at % (variants.len() + 1);
+                variants.insert(at, (None, "default".to_owned()));
+                variants
+            };
+            let (old, new) = (
+                registry(&with_default(old, default_at.0)),
+                registry(&with_default(new, default_at.1)),
+            );
+            let options = Options::default();
+            proptest::prop_assert_eq!(
+                diff_with(&old, &new, options, true),
+                diff_with(&old, &new, options, false)
+            );
         }
     }
 

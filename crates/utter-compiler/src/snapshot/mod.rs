@@ -10,17 +10,20 @@
 //! `utter snapshot` writes it, `utter snapshot --check` and [`check`] (for
 //! a user's own `cargo test`) compare it.
 
+mod deliver;
 pub mod diff;
 pub mod file;
+mod shortcut;
 
 use std::fmt::Write as _;
 use std::path::Path;
 
-use utter::{Context, SlotMemory};
-
 use crate::analysis::{self, Verdict, Why, Witness, describe_witness};
 use crate::diagnostics::escape::{escape, quote};
 use crate::lower::Registry;
+pub use deliver::{
+    Encoded, ExamplePiece, deliver_state, deliver_witness, example, example_line, example_text,
+};
 
 /// The first lines of every snapshot.
 pub const HEADER: &str = "# utter snapshot, format 2: the reviewed wording of this agent. Every response and\n# variant as written (file, skill view, condition, rephrase flag, text), then what the\n# variant analysis says of it (lines starting with `~`). Strings are quoted: \\\\ \\\" \\n \\t \\r,\n# and \\u{..} for control and invisible characters. Do not edit by hand: `utter snapshot`\n# writes it, `utter snapshot --check` fails when anything in it changes.\n";
@@ -97,173 +100,8 @@ pub struct ResponseView {
     pub variants: Vec<VariantView>,
     /// How many memory states the analysis enumerated.
     pub states: usize,
-}
-
-/// What `witness` delivers for response `name` in `view`.
-pub fn deliver_witness(
-    registry: &Registry,
-    name: &str,
-    view: Option<&str>,
-    witness: &Witness,
-) -> String {
-    deliver_state(registry, name, view, &named_state(registry, witness))
-}
-
-/// `witness` with its entries by name.
-fn named_state<'w>(
-    registry: &'w Registry,
-    witness: &'w Witness,
-) -> Vec<(&'w str, &'w str, &'w utter::Value)> {
-    witness
-        .0
-        .iter()
-        .map(|(id, value)| {
-            let e = &registry.entries[*id];
-            (e.namespace.as_str(), e.name.as_str(), value)
-        })
-        .collect()
-}
-
-/// Calls `with` with a view of memory holding `state` (entries by name;
-/// entries this registry does not declare, or whose type refuses the
-/// value, stay unset) under `view`.
-fn with_state<T>(
-    registry: &Registry,
-    view: Option<&str>,
-    state: &[(&str, &str, &utter::Value)],
-    with: impl FnOnce(&Context<'_>) -> T,
-) -> T {
-    let mut memory = SlotMemory::new(&registry.entries);
-    for (namespace, entry, value) in state {
-        let _ = memory.set(namespace, entry, (*value).clone());
-    }
-    let ctx = match view {
-        Some(skill) => Context::for_skill_id(&memory, skill, &registry.skills)
-            .unwrap_or_else(|_| Context::new(&memory)),
-        None => Context::new(&memory),
-    };
-    with(&ctx)
-}
-
-/// What a memory state (entries by name: another registry's witness, say)
-/// delivers for response `name` in `view`; entries this registry does not
-/// declare, or whose type refuses the value, stay unset.
-pub fn deliver_state(
-    registry: &Registry,
-    name: &str,
-    view: Option<&str>,
-    state: &[(&str, &str, &utter::Value)],
-) -> String {
-    Encoded::new(registry, name).deliver(view, state)
-}
-
-/// One response encoded once, to deliver many memory states (encoding
-/// it for each would make a diff of many witnesses quadratic).
-pub struct Encoded<'r> {
-    registry: &'r Registry,
-    name: &'r str,
-    program: Option<utter::program::ProgramData>,
-}
-
-impl<'r> Encoded<'r> {
-    /// Response `name` of `registry` (delivered as its name when there is
-    /// no such response).
-    pub fn new(registry: &'r Registry, name: &'r str) -> Self {
-        let program = registry.response(name).map(|response| {
-            let mut program = utter::program::ProgramData::default();
-            response.encode_into(&mut program);
-            program
-        });
-        Encoded {
-            registry,
-            name,
-            program,
-        }
-    }
-
-    /// What `state` delivers in `view` (see [`deliver_state`]).
-    pub fn deliver(&self, view: Option<&str>, state: &[(&str, &str, &utter::Value)]) -> String {
-        let Some(program) = &self.program else {
-            return self.name.to_owned();
-        };
-        with_state(self.registry, view, state, |ctx| {
-            program
-                .program()
-                .deliver(0, &self.registry.entries, ctx)
-                .text
-                .into_owned()
-        })
-    }
-}
-
-/// One piece of an example text: wording, or what fills a placeholder.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ExamplePiece {
-    /// The variant's own wording.
-    Wording(String),
-    /// A placeholder filled from memory: the value as delivered.
-    Filled(String),
-    /// A placeholder the state leaves unset: delivered as written.
-    Unset(String),
-}
-
-/// The text variant `variant` of response number `response` delivers
-/// under `witness`, piece by piece, so that a reviewer tells the wording
-/// from the sample values filled into it.
-pub fn example(
-    registry: &Registry,
-    response: usize,
-    variant: usize,
-    view: Option<&str>,
-    witness: &Witness,
-) -> Vec<ExamplePiece> {
-    let pieces = &registry.responses[response].variants[variant].pieces;
-    with_state(registry, view, &named_state(registry, witness), |ctx| {
-        pieces
-            .iter()
-            .map(|piece| match piece {
-                utter::Piece::Text(text) => ExamplePiece::Wording(text.clone()),
-                utter::Piece::Session { raw, .. } | utter::Piece::Bare { raw, .. } => {
-                    let shown = utter::render(std::slice::from_ref(piece), &registry.entries, ctx);
-                    if shown == raw.as_str() {
-                        ExamplePiece::Unset(raw.clone())
-                    } else {
-                        ExamplePiece::Filled(shown.into_owned())
-                    }
-                }
-            })
-            .collect()
-    })
-}
-
-/// The text an example delivers, as the customer gets it.
-pub fn example_text(pieces: &[ExamplePiece]) -> String {
-    pieces
-        .iter()
-        .map(|p| match p {
-            ExamplePiece::Wording(s) | ExamplePiece::Filled(s) | ExamplePiece::Unset(s) => {
-                s.as_str()
-            }
-        })
-        .collect()
-}
-
-/// An example as one quoted line: the wording as it is, a value filled in
-/// from memory as `⟨value⟩`, a placeholder left unset as `⟨unset {x}⟩`.
-pub fn example_line(pieces: &[ExamplePiece]) -> String {
-    let mut text = String::new();
-    for piece in pieces {
-        match piece {
-            ExamplePiece::Wording(w) => text.push_str(w),
-            ExamplePiece::Filled(v) => {
-                let _ = write!(text, "\u{27e8}{v}\u{27e9}");
-            }
-            ExamplePiece::Unset(raw) => {
-                let _ = write!(text, "\u{27e8}unset {raw}\u{27e9}");
-            }
-        }
-    }
-    quote(&text)
+    /// Why the analysis stopped before seeing every state, if it did.
+    pub stopped: Option<String>,
 }
 
 /// Why a variant is never delivered, in words.
@@ -334,7 +172,7 @@ fn unreadable_note(
 
 /// Response number `index` under `view`, analysed.
 pub fn response_view(registry: &Registry, index: usize, view: Option<&str>) -> ResponseView {
-    let analysis = analysis::analyse(registry, index, view);
+    let analysis = analysis::analyse(registry, index, view, &mut analysis::Budget::response());
     view_with(registry, index, view, &analysis)
 }
 
@@ -391,6 +229,7 @@ fn view_with(
         view: view.map(str::to_owned),
         variants,
         states: analysis.states,
+        stopped: analysis.stopped.clone(),
     }
 }
 
@@ -404,6 +243,7 @@ pub fn responses(registry: &Registry, options: Options) -> Vec<ResponseView> {
     // the same verdicts: analysed once.
     let mut seen: std::collections::HashMap<String, analysis::ResponseAnalysis> =
         std::collections::HashMap::new();
+    let mut budget = analysis::Budget::project();
     order
         .into_iter()
         .map(|i| {
@@ -431,7 +271,7 @@ pub fn responses(registry: &Registry, options: Options) -> Vec<ResponseView> {
             }
             let found = seen
                 .entry(key)
-                .or_insert_with(|| analysis::analyse(registry, i, view));
+                .or_insert_with(|| analysis::analyse(registry, i, view, &mut budget));
             view_with(registry, i, view, found)
         })
         .collect()
@@ -453,6 +293,9 @@ pub fn render(registry: &Registry, options: Options) -> String {
             quote(&response.name),
             quote(&response.file)
         );
+        if let Some(why) = &response.stopped {
+            let _ = writeln!(out, "  ~ {}", one_line(why));
+        }
         for v in &response.variants {
             let _ = write!(
                 out,

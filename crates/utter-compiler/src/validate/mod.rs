@@ -47,7 +47,7 @@ pub struct MergedResponse {
     /// The response as read.
     pub raw: RawResponse,
     /// The parsed condition of each variant (by position in `raw.variants`).
-    pub conditions: Vec<Option<Expr<MemoryRef>>>,
+    pub conditions: Vec<Option<std::sync::Arc<Expr<MemoryRef>>>>,
 }
 
 /// The result of checking a project.
@@ -458,6 +458,7 @@ pub(crate) fn validate(files: &ProjectFiles) -> Checked {
     let mut merged: BTreeMap<String, MergedResponse> = BTreeMap::new();
     let mut definitions: BTreeMap<String, Vec<(String, std::ops::Range<usize>)>> = BTreeMap::new();
     let mut unusable = BTreeSet::new();
+    let mut clean_conditions = responses::CheckedConditions::new();
     for unit in &units {
         let Some((label, bytes)) = &unit.responses else {
             continue;
@@ -479,7 +480,8 @@ pub(crate) fn validate(files: &ProjectFiles) -> Checked {
             if files.dialect == bundled::Dialect::Maestro && !unit.bundled {
                 report_maestro_conditions(&mut cx, &raw);
             }
-            let conditions = validate_response(&mut cx, &schema, &unit.scope, &raw);
+            let conditions =
+                validate_response(&mut cx, &schema, &unit.scope, &raw, &mut clean_conditions);
             definitions
                 .entry(raw.name.clone())
                 .or_default()

@@ -3,6 +3,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
+use std::sync::Arc;
 
 use super::{MergedResponse, Schema, Scope, types};
 use crate::condition::{self, Expr, MemoryRef};
@@ -15,13 +16,19 @@ use crate::load::yaml::Node;
 use crate::names::variant_name;
 use crate::template::{self, RawPiece};
 
+/// Conditions already checked without a finding, by scope and text: one
+/// parse and check per distinct condition, shared by every variant that
+/// repeats it (a YAML anchor reused thousands of times costs one).
+pub(super) type CheckedConditions = HashMap<(Scope, String), Arc<Expr<MemoryRef>>>;
+
 /// Per-variant checks of one response, then the default-variant rules.
 pub(super) fn validate_response(
     cx: &mut FileCx<'_>,
     schema: &Schema,
     scope: &Scope,
     raw: &RawResponse,
-) -> Vec<Option<Expr<MemoryRef>>> {
+    clean: &mut CheckedConditions,
+) -> Vec<Option<Arc<Expr<MemoryRef>>>> {
     let mut conditions = Vec::with_capacity(raw.variants.len());
     report_invisible(
         cx,
@@ -79,6 +86,11 @@ pub(super) fn validate_response(
             );
         }
         let parsed = match &variant.condition {
+            ConditionField::Text { text, .. }
+                if let Some(expr) = clean.get(&(scope.clone(), text.clone())) =>
+            {
+                Some(Arc::clone(expr))
+            }
             ConditionField::Text { text, node } => match condition::parse(text) {
                 Err(e) => {
                     let span = node_subspan(cx.source, node, &e.span);
@@ -98,6 +110,7 @@ pub(super) fn validate_response(
                     None
                 }
                 Ok(expr) => {
+                    let findings_before = cx.findings.len();
                     let mut all_readable = true;
                     for r in expr.refs() {
                         if schema.unknowable(&r.namespace, &r.entry) {
@@ -124,6 +137,10 @@ pub(super) fn validate_response(
                     // Types only once every reference resolves: no cascade.
                     if all_readable {
                         report_types(cx, schema, scope, &expr, node, &raw.name, index);
+                    }
+                    let expr = Arc::new(expr);
+                    if cx.findings.len() == findings_before {
+                        clean.insert((scope.clone(), text.clone()), Arc::clone(&expr));
                     }
                     Some(expr)
                 }
