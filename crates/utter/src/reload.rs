@@ -8,9 +8,11 @@
 use utter_runtime::{Delivery, Entry, Reader, Rendered};
 
 #[cfg(feature = "hot-reload")]
+mod events;
+#[cfg(feature = "hot-reload")]
 mod live;
 #[cfg(feature = "hot-reload")]
-pub use live::{ReloadError, ReloadEvent};
+pub use events::{ReloadError, ReloadEvent};
 
 /// What a compiled agent is, as a reload checks an edited one against it.
 #[doc(hidden)]

@@ -26,6 +26,10 @@ agent_module!(concurrent);
 agent_module!(compact_form, compact);
 agent_module!(back_to_compiled);
 agent_module!(skill_edit);
+agent_module!(escaped_report);
+agent_module!(undone_edit);
+agent_module!(folder_recreated);
+agent_module!(folder_replaced);
 
 /// A copy of the example agent in a fresh folder, removed on drop.
 struct AgentCopy {
@@ -285,8 +289,10 @@ fn an_incompatible_edit_asks_for_a_rebuild_and_changes_nothing() {
         "Goodbye!"
     );
     copy.write("responses.yml", &responses);
-    // Back as compiled: nothing to do (and nothing reported).
+    // Back as compiled: nothing to do, and the reporter hears once that
+    // the agent is back in sync (from this reload or the watcher's).
     assert_eq!(hot_reload().reload_now(), ReloadEvent::Unchanged);
+    assert_eq!(next(&events), ReloadEvent::InSync);
 
     copy.edit("memory.yml", "type: float", "type: int");
     assert_eq!(
@@ -505,3 +511,158 @@ fn a_folder_that_cannot_be_watched_is_an_error() {
 }
 
 agent_module!(text_edit_unwatched);
+
+/// Events until one that is not `WatchFailed` (a folder briefly gone while
+/// it is replaced may or may not be seen); the last `WatchFailed` seen too.
+fn next_settled(events: &Receiver<ReloadEvent>) -> (ReloadEvent, Option<ReloadEvent>) {
+    let mut gone = None;
+    loop {
+        match next(events) {
+            event @ ReloadEvent::WatchFailed(_) => gone = Some(event),
+            event => return (event, gone),
+        }
+    }
+}
+
+#[test]
+fn a_rejected_edit_is_reported_without_raw_control_characters() {
+    use escaped_report::hot_reload;
+    let copy = AgentCopy::new("escaped");
+    let events = watch(hot_reload(), &copy);
+    // A response named with an OSC title, a clear-screen and a carriage
+    // return (YAML escapes), and an empty text: an error naming it.
+    let responses = copy.read("responses.yml");
+    copy.write(
+        "responses.yml",
+        &format!("{responses}\n  \"utter_x\\e]0;owned\\a\\e[2J\\r\":\n    - text: \"\"\n"),
+    );
+    let event = next(&events);
+    let ReloadEvent::Rejected { findings } = &event else {
+        panic!("{event:?}");
+    };
+    // The finding as data holds the name as written; shown, it is escaped.
+    assert!(
+        findings.iter().any(|f| f.contains('\u{1b}')),
+        "{findings:?}"
+    );
+    let shown = event.to_string();
+    assert!(
+        !shown.chars().any(|c| c.is_control() && c != '\n'),
+        "{shown:?}"
+    );
+    assert!(shown.contains("owned"), "{shown}");
+}
+
+#[test]
+fn undoing_a_broken_edit_says_the_agent_is_back_in_sync() {
+    use undone_edit::hot_reload;
+    let copy = AgentCopy::new("undone");
+    let events = watch(hot_reload(), &copy);
+    copy.edit(
+        "responses.yml",
+        "session.project.tier ==",
+        "session.project.tier ===",
+    );
+    assert!(matches!(next(&events), ReloadEvent::Rejected { .. }));
+    copy.edit(
+        "responses.yml",
+        "session.project.tier ===",
+        "session.project.tier ==",
+    );
+    assert_eq!(next(&events), ReloadEvent::InSync);
+    assert!(ReloadEvent::InSync.to_string().contains("back in sync"));
+    assert_eq!(hot_reload().generation(), 0);
+}
+
+#[test]
+fn a_folder_removed_and_created_again_is_watched_again() {
+    use folder_recreated::{Memory, Response, hot_reload};
+    let copy = AgentCopy::new("recreated");
+    let events = watch(hot_reload(), &copy);
+    let memory = Memory::new();
+    std::fs::remove_dir_all(&copy.folder).unwrap();
+    // A reload may catch the folder half removed (rejected) first.
+    let gone = loop {
+        match next(&events) {
+            ReloadEvent::WatchFailed(gone) => break gone,
+            ReloadEvent::Rejected { .. } => {}
+            other => panic!("a removed folder is reported, not {other:?}"),
+        }
+    };
+    assert!(gone.to_string().contains("removed or moved away"), "{gone}");
+    assert_eq!(
+        memory.view(None).deliver(Response::UtterGoodbye).text,
+        "Goodbye!"
+    );
+    // Created again, with an edit: watched again and reloaded.
+    copy_folder(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("agent"),
+        &copy.folder,
+    );
+    copy.edit("responses.yml", "Goodbye!", "Back again!");
+    let (event, _) = next_settled(&events);
+    assert_eq!(
+        event,
+        ReloadEvent::Reloaded {
+            changed: vec!["utter_goodbye".into()]
+        }
+    );
+    assert_eq!(
+        memory.view(None).deliver(Response::UtterGoodbye).text,
+        "Back again!"
+    );
+    // Edits after that are followed too.
+    copy.edit("responses.yml", "Back again!", "And again!");
+    assert!(matches!(next(&events), ReloadEvent::Reloaded { .. }));
+    assert_eq!(
+        memory.view(None).deliver(Response::UtterGoodbye).text,
+        "And again!"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_folder_renamed_and_replaced_by_a_symlink_is_followed() {
+    use folder_replaced::{Memory, Response, hot_reload};
+    let copy = AgentCopy::new("replaced");
+    let events = watch(hot_reload(), &copy);
+    let memory = Memory::new();
+    // The old folder moves away (still watched by inode), another takes
+    // its path through a symlink.
+    let moved = copy.folder.with_extension("old");
+    let other = AgentCopy::new("replaced-target");
+    other.edit("responses.yml", "Goodbye!", "From the other folder!");
+    let _ = std::fs::remove_dir_all(&moved);
+    std::fs::rename(&copy.folder, &moved).unwrap();
+    std::os::unix::fs::symlink(&other.folder, &copy.folder).unwrap();
+    let (event, _) = next_settled(&events);
+    assert_eq!(
+        event,
+        ReloadEvent::Reloaded {
+            changed: vec!["utter_goodbye".into()]
+        }
+    );
+    assert_eq!(
+        memory.view(None).deliver(Response::UtterGoodbye).text,
+        "From the other folder!"
+    );
+    // An edit in the moved folder is not what the path names: ignored;
+    // an edit through the path is followed.
+    std::fs::write(
+        moved.join("responses.yml"),
+        std::fs::read_to_string(moved.join("responses.yml"))
+            .unwrap()
+            .replace("Goodbye!", "Stale!"),
+    )
+    .unwrap();
+    other.edit("responses.yml", "From the other folder!", "Followed!");
+    let (event, _) = next_settled(&events);
+    assert!(matches!(event, ReloadEvent::Reloaded { .. }), "{event:?}");
+    assert_eq!(
+        memory.view(None).deliver(Response::UtterGoodbye).text,
+        "Followed!"
+    );
+    hot_reload().stop();
+    let _ = std::fs::remove_file(&copy.folder);
+    let _ = std::fs::remove_dir_all(&moved);
+}

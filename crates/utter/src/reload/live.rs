@@ -22,77 +22,12 @@ use utter_compiler::{ProjectFiles, Registry, check, lower};
 use utter_runtime::program::ProgramData;
 use utter_runtime::{Delivery, Entry, Reader};
 
+use super::events::{ReloadError, ReloadEvent};
 use super::{CompiledAgent, HotReload};
 
 /// How long the folder must be quiet after a change before it is read:
 /// editors save in several steps (truncate, write, rename).
 const QUIET: Duration = Duration::from_millis(100);
-
-/// What a reload did.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ReloadEvent {
-    /// The edit took effect: these responses deliver their new wording now.
-    Reloaded {
-        /// The responses whose wording changed.
-        changed: Vec<String>,
-    },
-    /// Nothing a delivery reads changed (a file saved as it was).
-    Unchanged,
-    /// The edited agent has errors, each rendered as `utter check` shows
-    /// it: nothing changed, the last good wording stays.
-    Rejected {
-        /// The error findings, rendered.
-        findings: Vec<String>,
-    },
-    /// The edit changes what the typed API names: nothing changed until
-    /// the crate is rebuilt.
-    RebuildNeeded {
-        /// Each difference, in words (`response \`utter_x\` added`).
-        reasons: Vec<String>,
-    },
-    /// The folder cannot be watched: the compiled wording stays.
-    WatchFailed(ReloadError),
-}
-
-impl fmt::Display for ReloadEvent {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ReloadEvent::Reloaded { changed } => {
-                let names: Vec<String> =
-                    changed.iter().map(|n| format!("`{}`", escape(n))).collect();
-                write!(f, "reloaded {}", names.join(", "))
-            }
-            ReloadEvent::Unchanged => f.write_str("nothing to reload"),
-            ReloadEvent::Rejected { findings } => {
-                write!(
-                    f,
-                    "the edit was not applied: the agent has errors\n{}",
-                    findings.join("\n")
-                )
-            }
-            ReloadEvent::RebuildNeeded { reasons } => {
-                let reasons: Vec<String> = reasons.iter().map(|r| escape(r).into_owned()).collect();
-                write!(f, "rebuild needed: {}", reasons.join("; "))
-            }
-            ReloadEvent::WatchFailed(error) => write!(f, "{error}"),
-        }
-    }
-}
-
-/// Why an agent folder cannot be watched.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ReloadError {
-    message: String,
-}
-
-impl fmt::Display for ReloadError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&escape(&self.message))
-    }
-}
-
-impl std::error::Error for ReloadError {}
 
 /// A reloaded agent: its entries (as the program's pieces name them) and program.
 struct Loaded {
@@ -111,7 +46,52 @@ struct Control {
     /// Per response, the fingerprint of the wording delivered now (`None`:
     /// the compiled wording).
     wording: Option<Vec<u64>>,
+    /// Which folder is watched: what the path named when watching began.
+    identity: Option<FolderId>,
+    /// Bumped by every watch and stop: a watcher's thread of an older
+    /// epoch ends.
+    epoch: u64,
+    /// Whether the last outcome reported was bad (rejected, incompatible,
+    /// folder gone): the next clean one says so.
+    out_of_sync: bool,
 }
+
+/// A folder's identity: device and inode where there are some, else its
+/// canonical path. A folder renamed away keeps it; one put in its place
+/// (a new folder, a symlink to another) has another.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct FolderId {
+    #[cfg(unix)]
+    inode: (u64, u64),
+    #[cfg(not(unix))]
+    canonical: PathBuf,
+}
+
+impl FolderId {
+    /// The folder `path` names now (symlinks followed); `None` if none.
+    fn of(path: &Path) -> Option<Self> {
+        let metadata = std::fs::metadata(path).ok().filter(|m| m.is_dir())?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt as _;
+            Some(FolderId {
+                inode: (metadata.dev(), metadata.ino()),
+            })
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = metadata;
+            Some(FolderId {
+                canonical: path.canonicalize().ok()?,
+            })
+        }
+    }
+}
+
+/// How often a watcher looks at what its path names when no event comes
+/// (a rename of the folder itself may not be reported), and how often a
+/// folder that is gone is looked for.
+const FOLDER_CHECK: Duration = Duration::from_millis(500);
 
 pub(crate) struct Live {
     agent: &'static CompiledAgent,
@@ -133,6 +113,9 @@ impl Live {
                 watcher: None,
                 reporter: None,
                 wording: None,
+                identity: None,
+                epoch: 0,
+                out_of_sync: false,
             }),
         }
     }
@@ -196,7 +179,7 @@ impl Live {
                 message: "the agent's folder was not recorded (code from `utter expand`): call `hot_reload().watch(folder)`".into(),
             }),
         };
-        report(&control, &event);
+        report(&mut control, &event);
     }
 
     /// Starts watching `folder` (replacing any watcher) and loads it.
@@ -206,6 +189,8 @@ impl Live {
         folder: PathBuf,
     ) -> Result<ReloadEvent, ReloadError> {
         control.watcher = None;
+        control.epoch += 1;
+        let epoch = control.epoch;
         let (sender, receiver) = mpsc::channel();
         let mut watcher =
             notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
@@ -218,26 +203,84 @@ impl Live {
             .map_err(|e| watch_error(&folder, &e))?;
         std::thread::Builder::new()
             .name("utter-hot-reload".into())
-            .spawn(move || self.follow(&receiver))
+            .spawn(move || self.follow(&receiver, epoch))
             .map_err(|e| watch_error(&folder, &e))?;
         control.watcher = Some(watcher);
+        control.identity = FolderId::of(&folder);
         control.folder = Some(folder);
         Ok(self.reload_locked(control))
     }
 
     /// The watcher's thread: a reload after each burst of changes, until
-    /// the watcher is dropped.
-    fn follow(&'static self, events: &mpsc::Receiver<notify::Result<notify::Event>>) {
-        while let Ok(event) = events.recv() {
-            let mut relevant = is_change(&event);
-            // Wait for quiet: a save is several events.
-            while let Ok(event) = events.recv_timeout(QUIET) {
-                relevant |= is_change(&event);
+    /// the watcher is replaced or dropped. When the path names another
+    /// folder than the one watched (renamed, replaced by a new folder or a
+    /// symlink), it watches what the path names now; when it names none,
+    /// it says so and waits for the folder to come back.
+    fn follow(&'static self, events: &mpsc::Receiver<notify::Result<notify::Event>>, epoch: u64) {
+        loop {
+            let relevant = match events.recv_timeout(FOLDER_CHECK) {
+                Ok(event) => {
+                    let mut relevant = is_change(&event);
+                    // Wait for quiet: a save is several events.
+                    while let Ok(event) = events.recv_timeout(QUIET) {
+                        relevant |= is_change(&event);
+                    }
+                    relevant
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => false,
+                Err(mpsc::RecvTimeoutError::Disconnected) => return,
+            };
+            let mut control = self.control();
+            if control.epoch != epoch {
+                return;
+            }
+            let Some(folder) = control.folder.clone() else {
+                return;
+            };
+            let now = FolderId::of(&folder);
+            if now.is_none() {
+                control.watcher = None;
+                let event = ReloadEvent::WatchFailed(ReloadError {
+                    message: format!(
+                        "the agent folder `{}` was removed or moved away: the last good wording stays until it is back",
+                        folder.display()
+                    ),
+                });
+                report(&mut control, &event);
+                drop(control);
+                self.wait_for_folder(&folder, epoch);
+                return;
+            }
+            if now != control.identity {
+                // Another folder at the path: watch it (a new thread follows).
+                let event = self
+                    .watch_locked(&mut control, folder.clone())
+                    .unwrap_or_else(ReloadEvent::WatchFailed);
+                report(&mut control, &event);
+                return;
             }
             if relevant {
-                let mut control = self.control();
                 let event = self.reload_locked(&mut control);
-                report(&control, &event);
+                report(&mut control, &event);
+            }
+        }
+    }
+
+    /// Looks for `folder` until it is back (then watches it) or a newer
+    /// watch or a stop replaced this one.
+    fn wait_for_folder(&'static self, folder: &Path, epoch: u64) {
+        loop {
+            std::thread::sleep(FOLDER_CHECK);
+            let mut control = self.control();
+            if control.epoch != epoch {
+                return;
+            }
+            if FolderId::of(folder).is_some() {
+                let event = self
+                    .watch_locked(&mut control, folder.to_path_buf())
+                    .unwrap_or_else(ReloadEvent::WatchFailed);
+                report(&mut control, &event);
+                return;
             }
         }
     }
@@ -331,11 +374,23 @@ fn watch_error(folder: &Path, error: &dyn fmt::Display) -> ReloadError {
 }
 
 /// Tells the registered reporter, else standard error (a development tool
-/// must be seen without setting up a logger); `Unchanged` is not news.
-fn report(control: &Control, event: &ReloadEvent) {
-    if *event == ReloadEvent::Unchanged {
-        return;
-    }
+/// must be seen without setting up a logger); `Unchanged` is not news,
+/// unless it ends a bad state: then it is told as `InSync`.
+fn report(control: &mut Control, event: &ReloadEvent) {
+    let was_out_of_sync = std::mem::replace(
+        &mut control.out_of_sync,
+        matches!(
+            event,
+            ReloadEvent::Rejected { .. }
+                | ReloadEvent::RebuildNeeded { .. }
+                | ReloadEvent::WatchFailed(_)
+        ),
+    );
+    let event = match event {
+        ReloadEvent::Unchanged if was_out_of_sync => &ReloadEvent::InSync,
+        ReloadEvent::Unchanged => return,
+        event => event,
+    };
     match &control.reporter {
         Some(reporter) => reporter(event),
         None => eprintln!("utter hot reload: {event}"),
@@ -417,7 +472,7 @@ impl HotReload {
         let mut control = live.control();
         live.started.store(true, Ordering::Release);
         let event = live.watch_locked(&mut control, folder.into())?;
-        report(&control, &event);
+        report(&mut control, &event);
         Ok(event)
     }
 
@@ -432,7 +487,7 @@ impl HotReload {
         }
         let mut control = live.control();
         let event = live.reload_locked(&mut control);
-        report(&control, &event);
+        report(&mut control, &event);
         event
     }
 
@@ -464,6 +519,8 @@ impl HotReload {
         let Some(live) = self.live() else { return };
         let mut control = live.control();
         control.watcher = None;
+        control.epoch += 1;
+        control.out_of_sync = false;
         control.wording = None;
         live.started.store(true, Ordering::Release);
         let previous = live
