@@ -34,7 +34,7 @@ use project::{Project, agent_root};
 
 /// Runs the server until the client says `exit` (or the input ends).
 pub fn run() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-    let connection = transport::stdio();
+    let (connection, backlog) = transport::stdio();
     let capabilities = ServerCapabilities {
         text_document_sync: Some(TextDocumentSyncCapability::Kind(TextDocumentSyncKind::FULL)),
         definition_provider: Some(OneOf::Left(true)),
@@ -60,6 +60,7 @@ pub fn run() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     while let Ok(first) = connection.receiver.recv() {
         let batch: Vec<Message> = std::iter::once(first)
             .chain(connection.receiver.try_iter())
+            .inspect(|_| backlog.taken())
             .collect();
         for message in batch {
             match message {

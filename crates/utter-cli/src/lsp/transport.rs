@@ -22,10 +22,48 @@ pub const MAX_BODY: usize = 64 * 1024 * 1024;
 /// costs tens of bytes parsed, so a 64 MiB `[0,0,...]` is refused before
 /// it becomes gigabytes.
 pub const MAX_JSON_VALUES: usize = 1 << 20;
-/// The most parsed messages waiting for the server: the reader blocks
+/// The most message bytes waiting for the server: the reader blocks
 /// beyond (back-pressure), so a flood of large frames holds at most this
-/// many in memory besides the one read and the one handled.
-const MAX_QUEUED: usize = 2;
+/// much besides the one read and the one handled, while a burst of small
+/// changes still arrives whole (and is coalesced). One message of any
+/// size is always let through.
+const MAX_QUEUED_BYTES: usize = 64 * 1024 * 1024;
+
+/// The bytes of the messages read and not yet taken by the server.
+#[derive(Clone, Default)]
+pub struct Backlog {
+    queued: std::sync::Arc<(std::sync::Mutex<usize>, std::sync::Condvar)>,
+    sizes: Option<crossbeam_channel::Receiver<usize>>,
+}
+
+impl Backlog {
+    /// Called for each message the server takes off the connection.
+    pub fn taken(&self) {
+        let Some(size) = self.sizes.as_ref().and_then(|s| s.try_recv().ok()) else {
+            return;
+        };
+        let (queued, freed) = &*self.queued;
+        let mut queued = queued
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        *queued = queued.saturating_sub(size);
+        freed.notify_all();
+    }
+
+    /// Waits until `size` more bytes fit, then counts them.
+    fn admit(&self, size: usize) {
+        let (queued, freed) = &*self.queued;
+        let mut queued = queued
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        while *queued > 0 && *queued + size > MAX_QUEUED_BYTES {
+            queued = freed
+                .wait(queued)
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+        }
+        *queued += size;
+    }
+}
 
 /// How many JSON values `body` holds at least: its structural characters
 /// outside strings (every value but a lone scalar follows one of them).
@@ -120,8 +158,15 @@ fn header_line(input: &mut impl BufRead) -> Result<Option<String>, FrameError> {
         .map_err(|e| FrameError::BadHeader(String::from_utf8_lossy(e.as_bytes()).into_owned()))
 }
 
-/// The next message; `None` at the end of the input between frames.
+/// The next message; `None` at the end of the input between frames (the
+/// unit tests and the `lsp_frames` fuzz target read through it).
+#[cfg_attr(not(test), allow(dead_code))]
 pub fn read_message(input: &mut impl BufRead) -> Result<Option<Message>, FrameError> {
+    Ok(read_sized(input)?.map(|(message, _)| message))
+}
+
+/// The next message and the size of its body.
+fn read_sized(input: &mut impl BufRead) -> Result<Option<(Message, usize)>, FrameError> {
     let mut length = None;
     let mut headers = 0;
     loop {
@@ -168,7 +213,7 @@ pub fn read_message(input: &mut impl BufRead) -> Result<Option<Message>, FrameEr
         return Err(FrameError::TooManyValues(values));
     }
     serde_json::from_slice(&body)
-        .map(Some)
+        .map(|message| Some((message, length)))
         .map_err(|e| FrameError::BadJson(e.to_string()))
 }
 
@@ -176,21 +221,29 @@ pub fn read_message(input: &mut impl BufRead) -> Result<Option<Message>, FrameEr
 /// thread parses frames into the returned connection, a writer thread
 /// writes its answers. A malformed frame is logged and ends the process
 /// with exit code 1 (the client broke the protocol; nothing can follow).
-pub fn stdio() -> Connection {
-    let (to_server, from_reader) = crossbeam_channel::bounded(MAX_QUEUED);
+pub fn stdio() -> (Connection, Backlog) {
+    let (to_server, from_reader) = crossbeam_channel::unbounded();
     let (to_writer, from_server) = crossbeam_channel::unbounded();
+    let (sizes, sized) = crossbeam_channel::unbounded();
     let server = Connection {
         sender: to_writer,
         receiver: from_reader,
     };
+    let backlog = Backlog {
+        sizes: Some(sized),
+        ..Backlog::default()
+    };
+    let admission = backlog.clone();
     std::thread::spawn(move || {
         let stdin = io::stdin();
         let mut input = stdin.lock();
         loop {
-            match read_message(&mut input) {
-                Ok(Some(message)) => {
+            match read_sized(&mut input) {
+                Ok(Some((message, size))) => {
                     let exit = matches!(&message, Message::Notification(n) if n.method == "exit");
-                    if to_server.send(message).is_err() || exit {
+                    admission.admit(size);
+                    // The size first: the server takes it with the message.
+                    if sizes.send(size).is_err() || to_server.send(message).is_err() || exit {
                         break;
                     }
                 }
@@ -219,7 +272,7 @@ pub fn stdio() -> Connection {
             }
         }
     });
-    server
+    (server, backlog)
 }
 
 #[cfg(test)]
@@ -242,6 +295,29 @@ mod tests {
         let frame = format!("Content-Length: {}\n\n{body}", body.len());
         assert!(matches!(read(frame.as_bytes()), Ok(Some(_))));
         assert!(matches!(read(b""), Ok(None)));
+    }
+
+    #[test]
+    fn the_backlog_holds_the_reader_back_until_the_server_takes() {
+        let (sizes, sized) = crossbeam_channel::unbounded();
+        let backlog = Backlog {
+            sizes: Some(sized),
+            ..Backlog::default()
+        };
+        // One message of any size passes when nothing waits.
+        backlog.admit(MAX_QUEUED_BYTES);
+        sizes.send(MAX_QUEUED_BYTES).unwrap();
+        let reader = backlog.clone();
+        let (done, finished) = crossbeam_channel::bounded(1);
+        std::thread::spawn(move || {
+            reader.admit(1);
+            let _ = done.send(());
+        });
+        // The next waits for the server to take the first.
+        let wait = std::time::Duration::from_millis(200);
+        assert!(finished.recv_timeout(wait).is_err());
+        backlog.taken();
+        assert!(finished.recv_timeout(wait * 50).is_ok());
     }
 
     #[test]
