@@ -124,9 +124,17 @@ fn an_entry_written_outside_schema_is_named_where_it_is_read() {
     assert!(
         error
             .message
-            .contains("written at the top level of skills/a/memory.yml, where it is ignored; move it under `schema:`"),
+            .contains("written at the top level of skills/a/memory.yml, where it is ignored"),
         "{}",
         error.message
+    );
+    assert!(
+        error
+            .help
+            .as_deref()
+            .is_some_and(|h| h.starts_with("move it under `schema:`")),
+        "{:?}",
+        error.help
     );
 }
 

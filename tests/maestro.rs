@@ -45,6 +45,11 @@ fn the_maestro_example_checks_clean_compiles_and_delivers() {
         [Response::UtterGreet]
     );
     assert!(Response::UtterGreet.is_bundled() && Response::UtterAskHowToHelp.is_bundled());
+    // The bundled session start greets: its table says so.
+    assert_eq!(
+        Skill::DefaultSessionStart.responses().on_activate,
+        [Response::UtterGreet]
+    );
 }
 
 /// Under Mantle the same agent reports what Mantle would: 3.21.0's bundled

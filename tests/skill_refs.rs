@@ -164,10 +164,12 @@ fn when_conditions_use_the_condition_rules() {
 fn prose_must_use_memory_tokens_and_valid_if_conditions() {
     let checked = project_with(&SKILL_MD.replace("@memory.s.reason", "session.s.reason"));
     assert_eq!(at(&checked, codes::PROSE_SESSION_REFERENCE), [(21, 42)]);
+    // The fix, `@memory.s.reason`, is the help.
     assert!(
         with_code(&checked, codes::PROSE_SESSION_REFERENCE)[0]
-            .message
-            .contains("@memory.s.reason")
+            .help
+            .as_deref()
+            .is_some_and(|h| h.contains("@memory.s.reason"))
     );
     let checked = project_with(&SKILL_MD.replace(
         "if: session.s.reason == 'lost'",

@@ -65,14 +65,13 @@ fn an_ordering_between_incompatible_types_is_an_error() {
     let found = with_code(&c, codes::TYPE_MISMATCH);
     assert_eq!(found.len(), 1, "{:?}", c.findings);
     assert_eq!(found[0].severity, Severity::Error);
-    assert_eq!((found[0].line, found[0].column), (4, 19));
-    assert!(
-        found[0]
-            .message
-            .contains("write the number without quotes: `3`"),
-        "{}",
-        found[0].message
+    // At the literal, with the fix as help and as a replacement.
+    assert_eq!((found[0].line, found[0].column), (4, 37));
+    assert_eq!(
+        found[0].help.as_deref(),
+        Some("write the number without quotes: `3`")
     );
+    assert_eq!(found[0].suggestion.as_deref(), Some("3"));
     for condition in [
         "session.s.name < 5",
         "session.s.flag >= \"x\"",
@@ -244,4 +243,35 @@ fn generated_names_that_meet_are_findings() {
     let found = with_code(&c, codes::RUST_NAME_COLLISION);
     assert_eq!(found.len(), 1, "{:?}", c.findings);
     assert!(found[0].message.contains("`XY`"), "{}", found[0].message);
+}
+
+#[test]
+fn literals_of_the_wrong_type_have_the_fix_as_help_and_replacement() {
+    // A quoted boolean for a bool entry: written without quotes.
+    let c = with_condition("session.s.flag == \"true\"");
+    let found = with_code(&c, codes::NEVER_EQUAL);
+    assert_eq!(found.len(), 1, "{:?}", c.findings);
+    assert_eq!(
+        found[0].help.as_deref(),
+        Some("write the boolean without quotes: `True`")
+    );
+    assert_eq!(found[0].suggestion.as_deref(), Some("True"));
+    // A number for a text entry: quote it (no replacement: the quotes
+    // depend on how the YAML scalar is written).
+    let c = with_condition("session.s.name == 5");
+    let found = with_code(&c, codes::NEVER_EQUAL);
+    assert_eq!(
+        found[0].help.as_deref(),
+        Some("quote the value to compare text: `'5'`")
+    );
+    assert_eq!(found[0].suggestion, None);
+    // A number for a categorical entry: its values, quoted.
+    let c = with_condition("session.s.size == 2");
+    let found = with_code(&c, codes::NEVER_EQUAL);
+    assert_eq!(found.len(), 1, "{:?}", c.findings);
+    let help = found[0].help.as_deref().unwrap();
+    assert!(
+        help.starts_with("compare with one of its values, quoted: `'"),
+        "{help}"
+    );
 }

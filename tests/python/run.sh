@@ -29,17 +29,18 @@ echo "wheel: ok ($(basename "$wheel"))"
 
 "$work/build/bin/pip" install -q pre-commit
 repo="$work/agent-repo"
-mkdir -p "$repo"
-cp -r "$root/examples/card-agent/." "$repo/"
+# The agent in `agent/`, not at the root: the hook's default finds it.
+mkdir -p "$repo/agent"
+cp -r "$root/examples/card-agent/." "$repo/agent/"
 cd "$repo"
 git init -q && git config user.email ci@example.invalid && git config user.name ci
 git add -A && git commit -q -m agent
 "$work/build/bin/pre-commit" try-repo "$root" utter-check --all-files > "$work/pass.log" 2>&1 \
     || { cat "$work/pass.log"; echo "the hook failed on a valid agent" >&2; exit 1; }
-sed -i "s/replacement_reason == \"stolen\"'/replacement_reason == \"stolne\"'/" skills/card_replace/responses.yml
+sed -i "s/replacement_reason == \"stolen\"'/replacement_reason == \"stolne\"'/" agent/skills/card_replace/responses.yml
 git add -A
 if "$work/build/bin/pre-commit" try-repo "$root" utter-check --all-files > "$work/fail.log" 2>&1; then
     cat "$work/fail.log"; echo "the hook passed an agent with a mistake" >&2; exit 1
 fi
 grep -q "did you mean \`stolen\`?" "$work/fail.log" || { cat "$work/fail.log"; echo "the hook did not show the finding" >&2; exit 1; }
-echo "pre-commit hook: ok (passes a valid agent, fails on a mistake with its finding)"
+echo "pre-commit hook: ok (finds the agent below the root, passes it valid, fails on a mistake with its finding)"

@@ -101,7 +101,14 @@ fn an_invalid_project_reports_every_error_and_leaves_a_skeleton() {
         .collect();
     assert_eq!(
         errors[0],
-        "cargo::error=agent/responses.yml:3:13: mantle.validation.response.empty_body: response `utter_a`, variant 0: has an empty `text`; provide non-whitespace text"
+        "cargo::error=agent/responses.yml:3:13: mantle.validation.response.empty_body: response `utter_a`, variant 0: has an empty `text`"
+    );
+    // The fix follows as rustc's `help:`.
+    assert!(
+        errors
+            .iter()
+            .any(|l| l.contains("help: provide non-whitespace text")),
+        "{directives}"
     );
     assert!(
         errors

@@ -4,12 +4,57 @@ use std::io::Write as _;
 use std::path::Path;
 use std::process::ExitCode;
 
+use utter_compiler::{ProjectFiles, ReadError};
+
 use crate::fatal::Fatal;
 use crate::{CheckFormat, load, output, plural};
 
-/// `utter check`: every finding of the project; with `unset_placeholders`,
-/// also the opt-in notes `utter.analysis.placeholder_may_be_unset`.
+/// `utter check` of `dir`; without one, of the current folder, or when it
+/// is not an agent but has agent folders one or two levels below (a
+/// repository root, where a pre-commit hook runs), of each of them in turn.
 pub(crate) fn cmd_check(
+    dir: Option<&Path>,
+    format: CheckFormat,
+    deny_warnings: bool,
+    unset_placeholders: bool,
+    color: bool,
+) -> Result<ExitCode, Fatal> {
+    let here = Path::new(".");
+    let below = match (dir, ProjectFiles::read(here)) {
+        (None, Err(ReadError::NotAnAgent(_, below))) => below,
+        _ => Vec::new(),
+    };
+    if below.is_empty() {
+        return check_one(
+            dir.unwrap_or(here),
+            format,
+            deny_warnings,
+            unset_placeholders,
+            color,
+        );
+    }
+    let mut failed = false;
+    for agent in &below {
+        let code = check_one(
+            Path::new(agent),
+            format,
+            deny_warnings,
+            unset_placeholders,
+            color,
+        )?;
+        failed |= code != ExitCode::SUCCESS;
+    }
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// `utter check` of one agent: every finding of the project; with
+/// `unset_placeholders`, also the opt-in notes
+/// `utter.analysis.placeholder_may_be_unset`.
+fn check_one(
     dir: &Path,
     format: CheckFormat,
     deny_warnings: bool,

@@ -73,9 +73,10 @@ enum Command {
     /// Validate every responses.yml, memory.yml and skill.md of an agent project.
     #[command(after_help = CHECK_EXIT_CODES)]
     Check {
-        /// The agent folder (holding responses.yml and/or skills/).
-        #[arg(default_value = ".")]
-        agent_dir: PathBuf,
+        /// The agent folder (holding responses.yml and/or skills/). Default: the current
+        /// folder, or, when it is not an agent, each agent folder one or two levels below it
+        /// (a pre-commit hook at a repository root).
+        agent_dir: Option<PathBuf>,
         /// Output format. `human` is rustc-style; `json` is described in docs/cli-and-ci.md;
         /// `sarif` is SARIF 2.1.0 for code scanning; `github` prints workflow
         /// commands that annotate a GitHub Actions run. Default: `github` when
@@ -282,7 +283,13 @@ fn run(command: Command, color: bool) -> Result<ExitCode, Fatal> {
                     CheckFormat::Human
                 }
             });
-            check::cmd_check(&agent_dir, format, deny_warnings, unset_placeholders, color)
+            check::cmd_check(
+                agent_dir.as_deref(),
+                format,
+                deny_warnings,
+                unset_placeholders,
+                color,
+            )
         }
         Command::DeliverBatch { agent_dir } => batch::cmd_deliver_batch(&agent_dir, color),
         Command::Snapshot {

@@ -457,9 +457,14 @@ fn check_reports_what_the_declared_types_decide() {
         text.contains("error[utter.validation.condition.type_mismatch]"),
         "{text}"
     );
+    // At the quoted number, with the fix.
     assert!(
-        text.contains("skills/order_pizza/responses.yml:6:18"),
-        "the int at its line and column: {text}"
+        text.contains("skills/order_pizza/responses.yml:6:54"),
+        "the quoted number at its line and column: {text}"
+    );
+    assert!(
+        text.contains("help: write the number without quotes: `3`"),
+        "{text}"
     );
     let _ = std::fs::remove_dir_all(dir);
 }
@@ -1231,4 +1236,36 @@ fn a_witness_json_cannot_hold_is_null() {
     );
     assert_eq!(j["variants"][0]["text"], "not a number");
     let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn check_without_a_folder_checks_each_agent_below_a_repository_root() {
+    let root = project("repo-root", &[("README.md", "not an agent\n")]);
+    for (agent, text) in [("agent", "Hello."), ("bots/second", "")] {
+        let dir = root.join(agent);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("responses.yml"),
+            format!("responses:\n  utter_hi:\n    - text: {text:?}\n"),
+        )
+        .unwrap();
+    }
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_utter"))
+            .args(args)
+            .current_dir(&root)
+            .output()
+            .unwrap()
+    };
+    // Both checked; the second has an empty text, so the run fails.
+    let out = run(&["check", "--color", "never"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    let shown = stdout(&out);
+    assert!(shown.contains("ok: agent checked"), "{shown}");
+    assert!(shown.contains("error: bots/second checked"), "{shown}");
+    // A folder named explicitly is that folder only: not an agent, exit 2.
+    let out = run(&["check", "."]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("agent"), "{}", stderr(&out));
+    let _ = std::fs::remove_dir_all(root);
 }

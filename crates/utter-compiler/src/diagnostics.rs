@@ -216,6 +216,7 @@ impl SourceFile {
         let end = self.floor_boundary(span.end.max(start));
         let (line, column) = self.line_col(start);
         let (end_line, end_column) = self.line_col(end);
+        let (message, help) = split_fix(message.into());
         Finding {
             code,
             severity,
@@ -224,14 +225,68 @@ impl SourceFile {
             variant: None,
             line,
             column,
-            message: message.into(),
+            message,
             span: start..end,
             end_line,
             end_column,
-            help: None,
+            help,
             note: None,
             suggestion: None,
         }
+    }
+}
+
+/// The words a fix starts with, as messages write them after `; `.
+const FIX_VERBS: &[&str] = &[
+    "add",
+    "declare",
+    "describe",
+    "interpolate",
+    "keep",
+    "list",
+    "move",
+    "omit",
+    "provide",
+    "quote",
+    "remove",
+    "rename",
+    "spell",
+    "use",
+    "write",
+];
+
+/// A message written as `problem; fix` split into the problem and the fix
+/// (the finding's `help:`), so that every finding states its fix the same
+/// way: the first `; ` outside a code span followed by an imperative.
+fn split_fix(message: String) -> (String, Option<String>) {
+    let mut in_code = false;
+    let mut at = None;
+    for (i, c) in message.char_indices() {
+        match c {
+            '`' => in_code = !in_code,
+            ';' if !in_code => {
+                let rest = &message[i + 1..];
+                let word: String = rest
+                    .trim_start_matches(' ')
+                    .chars()
+                    .take_while(char::is_ascii_alphabetic)
+                    .collect();
+                if rest.starts_with(' ') && FIX_VERBS.contains(&word.as_str()) {
+                    at = Some(i);
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    match at {
+        Some(i) => {
+            let help = message[i + 1..].trim().to_owned();
+            let mut problem = message;
+            problem.truncate(i);
+            (problem, Some(help))
+        }
+        None => (message, None),
     }
 }
 
@@ -403,6 +458,18 @@ mod tests {
         let x = file.text.find('x').unwrap();
         assert_eq!(file.line_col(x), (2, 5));
         assert_eq!(file.line_col(10_000), (3, 1));
+    }
+
+    #[test]
+    fn a_fix_after_a_semicolon_is_the_help() {
+        let (message, help) = split_fix("has an empty `text`; provide non-whitespace text".into());
+        assert_eq!(message, "has an empty `text`");
+        assert_eq!(help.as_deref(), Some("provide non-whitespace text"));
+        // Not an imperative, or inside a code span: left as it is.
+        let kept = "is a symlink to nothing; it is ignored";
+        assert_eq!(split_fix(kept.into()), (kept.to_owned(), None));
+        let kept = "response `a; remove b` is unknown";
+        assert_eq!(split_fix(kept.into()), (kept.to_owned(), None));
     }
 
     #[test]

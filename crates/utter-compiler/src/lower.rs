@@ -393,6 +393,22 @@ fn lower_only(checked: &Checked, keep: impl Fn(&str) -> bool) -> Registry {
             refs
         })
         .collect();
+    let mut skill_refs: Vec<SkillRefs> = skill_refs;
+    // Maestro's bundled `default_session_start` (rasa-pro 3.20.5) greets
+    // with `utter_greet` when it activates: its table says so too.
+    if checked.dialect == crate::bundled::Dialect::Maestro
+        && let Some(greet) = index("utter_greet")
+        && !skill_refs
+            .iter()
+            .any(|r| r.skill == "default_session_start")
+    {
+        skill_refs.push(SkillRefs {
+            skill: "default_session_start".to_owned(),
+            on_activate: vec![greet],
+            ..SkillRefs::default()
+        });
+        skill_refs.sort_by(|a, b| a.skill.cmp(&b.skill));
+    }
     Registry {
         entries,
         declarations: checked.memory.clone(),

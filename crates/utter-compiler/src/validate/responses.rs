@@ -245,13 +245,19 @@ fn report_types(
     for finding in types::analyse(expr, &lookup, &schema.hints) {
         // A finding about a string literal points at the literal, and its
         // did-you-mean replaces it, quotes kept.
-        let literal = finding.literal.as_ref().and_then(|(value, near)| {
+        let literal = finding.literal.as_ref().and_then(|fix| {
             let from = finding.span.as_ref().map_or(0, |s| s.start);
             ['"', '\''].into_iter().find_map(|quote| {
-                let quoted = format!("{quote}{value}{quote}");
+                let quoted = format!("{quote}{}{quote}", fix.value);
                 let at = from + condition.get(from..)?.find(&quoted)?;
-                let fix = near.as_ref().map(|n| format!("{quote}{n}{quote}"));
-                Some((at..at + quoted.len(), fix))
+                let replacement = fix.replacement.as_ref().map(|r| {
+                    if fix.unquoted {
+                        r.clone()
+                    } else {
+                        format!("{quote}{r}{quote}")
+                    }
+                });
+                Some((at..at + quoted.len(), replacement))
             })
         });
         let span = match (&literal, &finding.span) {

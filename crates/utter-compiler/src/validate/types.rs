@@ -229,9 +229,19 @@ pub struct TypeFinding {
     pub message: String,
     /// The fix, shown as `help:`.
     pub help: Option<String>,
-    /// A string literal the finding is about, and the value that should
-    /// replace it (a did-you-mean): the report points at the literal.
-    pub literal: Option<(String, Option<String>)>,
+    /// A string literal the finding is about: the report points at it.
+    pub literal: Option<LiteralFix>,
+}
+
+/// A string literal a finding is about, and what replaces it.
+pub struct LiteralFix {
+    /// Its value, without quotes.
+    pub value: String,
+    /// The value that replaces it: a did-you-mean written in the same
+    /// quotes, or (`unquoted`) a number or boolean written without them.
+    pub replacement: Option<String>,
+    /// Whether the replacement is written without quotes.
+    pub unquoted: bool,
 }
 
 struct Analysis<'a> {
@@ -442,7 +452,11 @@ impl<'a> Analysis<'a> {
                     info.values.join(", ")
                 ),
                 help,
-                literal: Some((s.clone(), near.map(str::to_owned))),
+                literal: Some(LiteralFix {
+                    value: s.clone(),
+                    replacement: near.map(str::to_owned),
+                    unquoted: false,
+                }),
             });
             return if op == CmpOp::Eq { FALSE } else { TRUE };
         }
@@ -465,14 +479,13 @@ impl<'a> Analysis<'a> {
             code: codes::NEVER_EQUAL,
             severity: Severity::Error,
             message: format!(
-                "`{reference}` is declared `{}`, so it never equals {shown} ({}) and `{}` {verdict}{}",
+                "`{reference}` is declared `{}`, so it never equals {shown} ({}) and `{}` {verdict}",
                 info.ty,
                 kind_name(literal_kind(literal)),
                 op.symbol(),
-                literal_hint(info.ty, literal)
             ),
-            help: None,
-            literal: None,
+            help: literal_help(info, literal),
+            literal: literal_fix(info.ty, literal),
         });
         outcome
     }
@@ -505,41 +518,81 @@ impl<'a> Analysis<'a> {
             code: codes::TYPE_MISMATCH,
             severity: Severity::Error,
             message: format!(
-                "`{}` between `session.{}.{}` (declared `{}`) and {} ({}) is a TypeError on every delivery, so this comparison never holds{}",
+                "`{}` between `session.{}.{}` (declared `{}`) and {} ({}) is a TypeError on every delivery, so this comparison never holds",
                 op.symbol(),
                 r.namespace,
                 r.entry,
                 info.ty,
                 show_literal(literal),
                 kind_name(literal_kind(literal)),
-                literal_hint(info.ty, literal)
             ),
-            help: None,
-            literal: None,
+            help: literal_help(info, literal),
+            literal: literal_fix(info.ty, literal),
         });
         ERROR
     }
 }
 
-/// `; write 3 without quotes` when a quoted number meets a numeric entry.
-fn literal_hint(ty: EntryType, literal: &Literal) -> String {
+/// The literal written as the entry's type reads it, when that is one
+/// value: a quoted number for a numeric entry, a quoted boolean for a
+/// `bool` one.
+fn unquoted(ty: EntryType, literal: &Literal) -> Option<String> {
     match (ty, literal) {
         (EntryType::Int | EntryType::Float, Literal::Str(s)) if s.trim().parse::<f64>().is_ok() => {
-            format!("; write the number without quotes: `{}`", s.trim())
+            Some(s.trim().to_owned())
         }
         (EntryType::Bool, Literal::Str(s))
             if matches!(s.as_str(), "True" | "False" | "true" | "false") =>
         {
-            let b = if s.eq_ignore_ascii_case("true") {
-                "True"
-            } else {
-                "False"
-            };
-            format!("; write the boolean without quotes: `{b}`")
+            Some(
+                if s.eq_ignore_ascii_case("true") {
+                    "True"
+                } else {
+                    "False"
+                }
+                .to_owned(),
+            )
         }
-        (EntryType::Text | EntryType::Categorical, Literal::Int(_) | Literal::Float(_)) => {
-            "; quote the value to compare text".to_owned()
-        }
-        _ => String::new(),
+        _ => None,
     }
+}
+
+/// The fix of a literal of the wrong type for `info`, in words.
+fn literal_help(info: &EntryInfo, literal: &Literal) -> Option<String> {
+    if let Some(bare) = unquoted(info.ty, literal) {
+        let kind = if info.ty == EntryType::Bool {
+            "boolean"
+        } else {
+            "number"
+        };
+        return Some(format!("write the {kind} without quotes: `{bare}`"));
+    }
+    if !matches!(literal, Literal::Int(_) | Literal::Float(_)) {
+        return None;
+    }
+    let shown = show_literal(literal);
+    match info.ty {
+        EntryType::Text => Some(format!("quote the value to compare text: `'{shown}'`")),
+        EntryType::Categorical if !info.values.is_empty() => {
+            let values: Vec<String> = info.values.iter().map(|v| format!("`'{v}'`")).collect();
+            Some(format!(
+                "compare with one of its values, quoted: {}",
+                values.join(", ")
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// The machine-applicable fix of a quoted literal `info` reads as another
+/// type: the value without quotes.
+fn literal_fix(ty: EntryType, literal: &Literal) -> Option<LiteralFix> {
+    let Literal::Str(value) = literal else {
+        return None;
+    };
+    Some(LiteralFix {
+        value: value.clone(),
+        replacement: Some(unquoted(ty, literal)?),
+        unquoted: true,
+    })
 }
