@@ -378,6 +378,9 @@ class Reference:
 
 
 RESPONSE_IN_MESSAGE = re.compile(r"response '([^']+)'")
+# The reference names a variant in the message (`response 'x', variant 2`);
+# a finding about the whole response names none. utter's `variant` must agree.
+VARIANT_IN_MESSAGE = re.compile(r"response '[^']+', variant (\d+)")
 
 
 def reference_errors(root):
@@ -386,19 +389,20 @@ def reference_errors(root):
         if f.code in CONFIG_CODES or f.severity != "error":
             continue
         m = RESPONSE_IN_MESSAGE.search(f.message)
-        out[(f.code, m.group(1) if m else None)] += 1
+        v = VARIANT_IN_MESSAGE.search(f.message)
+        out[(f.code, m.group(1) if m else None, int(v.group(1)) if v else None)] += 1
     return out
 
 
 def utter_errors(utter, root):
-    """Error findings by (code, response), and each key's messages."""
+    """Error findings by (code, response, variant), and each key's messages."""
     run = subprocess.run([utter, "check", str(root), "--format", "json"], capture_output=True, text=True)
     if run.returncode not in (0, 1):
         raise RuntimeError(f"utter check failed to run: {run.stderr}")
     out, messages = Counter(), {}
     for f in json.loads(run.stdout)["findings"]:
         if f["severity"] == "error":
-            key = (f["code"], f["response"])
+            key = (f["code"], f["response"], f["variant"])
             out[key] += 1
             messages.setdefault(key, []).append(f["message"])
     return out, messages
@@ -431,15 +435,16 @@ def classify_validation(ours, messages, theirs):
         return None
     reasons = set()
     # Defaults are not counted past a malformed variant (docs/semantics.md `no-cascade`).
-    malformed = {r for (c, r) in ours if c in ("mantle.validation.response.invalid_variant_key", "mantle.validation.response.invalid_variant_shape")}
-    for (code, response) in list(missing):
+    malformed = {r for (c, r, _) in ours if c in ("mantle.validation.response.invalid_variant_key", "mantle.validation.response.invalid_variant_shape")}
+    for (code, response, variant) in list(missing):
         if code in ("mantle.validation.response.multiple_defaults", "mantle.validation.response.default_required") and response in malformed:
-            del missing[(code, response)]
+            del missing[(code, response, variant)]
             reasons.add("no-cascade")
     if missing:
         return "unexpected"
-    for (code, response), count in extra.items():
-        explained = [r for r in (documented_reason(code, m) for m in messages[(code, response)]) if r]
+    for key, count in extra.items():
+        code = key[0]
+        explained = [r for r in (documented_reason(code, m) for m in messages[key]) if r]
         if len(explained) < count:
             return "unexpected"
         reasons.update(explained)
