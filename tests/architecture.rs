@@ -115,3 +115,42 @@ fn long_files_say_why() {
         );
     }
 }
+
+/// Every finding code is named through `codes` (so `codes::ALL` lists it and
+/// docs/format.md can be checked against it): no code is spelt as a string
+/// in the sources outside `codes.rs` (test modules aside).
+#[test]
+fn every_code_is_named_through_codes() {
+    let mut offenders = Vec::new();
+    for krate in CRATES {
+        let mut files = Vec::new();
+        rust_files(&workspace().join(krate), &mut files);
+        for file in files {
+            if file.ends_with("diagnostics/codes.rs") || file.ends_with("tests.rs") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&file).expect("a source file");
+            // Test modules come last in a file: only what precedes them.
+            let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+            for (n, line) in code.lines().enumerate() {
+                let trimmed = line.trim_start();
+                if trimmed.starts_with("//") {
+                    continue;
+                }
+                for prefix in ["\"utter.", "\"mantle."] {
+                    if let Some(at) = line.find(prefix) {
+                        let rest = &line[at + 1..];
+                        let word: String = rest
+                            .chars()
+                            .take_while(|c| c.is_ascii_lowercase() || *c == '.' || *c == '_')
+                            .collect();
+                        if word.matches('.').count() >= 2 && rest[word.len()..].starts_with('"') {
+                            offenders.push(format!("{}:{}: {word}", file.display(), n + 1));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(offenders.is_empty(), "codes spelt out: {offenders:#?}");
+}

@@ -9,6 +9,51 @@ mod maestro_agent {
     utter::include_responses!("../examples/maestro-agent", maestro);
 }
 
+/// The same agent without the option: its utter.yml says `dialect: maestro`.
+mod maestro_declared {
+    utter::include_responses!("../examples/maestro-agent");
+}
+
+#[test]
+fn the_agent_declares_its_dialect_to_every_way_in() {
+    use utter_compiler::codes;
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/maestro-agent");
+    // Read: the declared dialect, clean.
+    let files = ProjectFiles::read(&dir).expect("the example reads");
+    assert_eq!(files.dialect, Dialect::Maestro);
+    assert!(check(&files).findings.is_empty());
+    // The macro: the bundled greeting exists.
+    assert!(maestro_declared::Response::UtterGreet.is_bundled());
+    // A bad setting is a finding at its place, and Mantle stays the default.
+    let bad = ProjectFiles::from_files([
+        ("responses.yml", "responses:\n  utter_a:\n    - text: a\n"),
+        ("utter.yml", "dialect: maestr\ncolour: red\n"),
+    ]);
+    assert_eq!(bad.dialect, Dialect::Mantle);
+    let checked = check(&bad);
+    let found: Vec<(&str, usize, Option<&str>)> = checked
+        .findings
+        .iter()
+        .filter(|f| f.file == "utter.yml")
+        .map(|f| (f.code, f.line, f.help.as_deref()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (
+                codes::SETTINGS_INVALID,
+                1,
+                Some("write `mantle` or `maestro`")
+            ),
+            (
+                codes::SETTINGS_INVALID,
+                2,
+                Some("remove it (the one setting is `dialect`)")
+            ),
+        ]
+    );
+}
+
 fn example(dialect: Dialect) -> utter_compiler::Checked {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/maestro-agent");
     let mut files = ProjectFiles::read(&dir).expect("the example reads");

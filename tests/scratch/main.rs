@@ -6,6 +6,11 @@ mod responses {
     utter::include_responses!("agent");
 }
 
+// The same agent through build.rs, as docs/typed-api.md writes it.
+mod built {
+    include!(concat!(env!("OUT_DIR"), "/responses.rs"));
+}
+
 use std::sync::Arc;
 
 use responses::{Memory, ReplacementReason, Response, Skill};
@@ -33,6 +38,20 @@ async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
         memory.set(&a.namespace, &a.entry, a.value)?;
     }
     assert_eq!(memory.card_replace.replacement_reason, Some(ReplacementReason::Stolen));
+
+    // The generated items docs/typed-api.md lists, both ways.
+    assert_eq!(Response::ALL.len(), built::Response::ALL.len());
+    for response in Response::ALL {
+        assert_eq!(Response::from_name(response.name()), Some(*response));
+        assert!(built::Response::from_name(response.name()).is_some());
+    }
+    assert_eq!(Skill::ALL.len(), responses::SKILLS.len());
+    for (skill, id) in Skill::ALL.iter().zip(responses::SKILLS) {
+        assert_eq!(skill.id(), *id);
+        assert_eq!(id.parse::<Skill>().ok(), Some(*skill));
+    }
+    assert!("card_replac".parse::<Skill>().is_err());
+    let _: &utter::SkillResponses<Response> = Skill::CardReplace.responses();
 
     // Shared across tasks of the multi-thread runtime.
     let memory = Arc::new(memory);

@@ -52,7 +52,8 @@ pub struct Builder {
     out_file: String,
     without_bundled_defaults: bool,
     strategy: Strategy,
-    dialect: Dialect,
+    /// Chosen by [`Builder::dialect`]; else the agent's `utter.yml`.
+    dialect: Option<Dialect>,
 }
 
 /// Why a compilation produced no code.
@@ -103,7 +104,7 @@ impl Builder {
             out_file: "responses.rs".to_owned(),
             without_bundled_defaults: false,
             strategy: Strategy::Auto,
-            dialect: Dialect::Mantle,
+            dialect: None,
         }
     }
 
@@ -116,10 +117,11 @@ impl Builder {
         self
     }
 
-    /// The flavour of the format: Mantle (the default) or Maestro (the first
-    /// entry of each response is delivered; a `condition` is an error).
+    /// The flavour of the format: Mantle or Maestro (the first entry of
+    /// each response is delivered; a `condition` is an error). Without it,
+    /// the agent's `utter.yml` decides (`dialect: maestro`), else Mantle.
     pub fn dialect(mut self, dialect: Dialect) -> Self {
-        self.dialect = dialect;
+        self.dialect = Some(dialect);
         self
     }
 
@@ -166,7 +168,9 @@ impl Builder {
         let write_err = |e: io::Error| Error::Write(out_path.to_path_buf(), e);
         let mut files = ProjectFiles::read(dir).map_err(Error::Read)?;
         files.without_bundled_defaults = self.without_bundled_defaults;
-        files.dialect = self.dialect;
+        if let Some(dialect) = self.dialect {
+            files.dialect = dialect;
+        }
         // Folders too (cargo watches a folder's whole tree), so that a new
         // skill folder or file is noticed; only paths that exist, each once.
         let mut tracked = std::collections::BTreeSet::new();
@@ -211,7 +215,7 @@ impl Builder {
             );
         let origin = codegen::Origin {
             folder,
-            dialect: self.dialect,
+            dialect: files.dialect,
             without_bundled_defaults: self.without_bundled_defaults,
         };
         let source = codegen::pretty(

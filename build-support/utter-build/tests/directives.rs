@@ -219,3 +219,25 @@ fn no_data_reaches_cargo_unescaped() {
     assert!(result.is_err());
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn an_agent_that_declares_maestro_is_built_as_maestro() {
+    let agent =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/maestro-agent");
+    let out = std::env::temp_dir().join(format!("utter-build-maestro-{}.rs", std::process::id()));
+    let mut directives = Vec::new();
+    // No `.dialect(..)`: the agent's utter.yml says maestro.
+    Builder::new("agent")
+        .compile_paths(&agent, &out, &mut directives)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&directives)));
+    let code = std::fs::read_to_string(&out).unwrap();
+    assert!(code.contains("UtterGreet"), "the bundled Maestro greeting");
+    // Chosen explicitly, Mantle misses `utter_greet`: the choice wins.
+    let mut directives = Vec::new();
+    let err = Builder::new("agent")
+        .dialect(utter_build::Dialect::Mantle)
+        .compile_paths(&agent, &out, &mut directives)
+        .unwrap_err();
+    assert!(matches!(err, Error::Findings(1)), "{err}");
+    let _ = std::fs::remove_file(out);
+}

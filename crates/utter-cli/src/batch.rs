@@ -8,11 +8,11 @@ use std::process::ExitCode;
 use utter::{Context, SlotMemory};
 use utter_compiler::Interpreter;
 
-use crate::{Fatal, registry_or_errors};
+use crate::{Dialect, Fatal, registry_or_errors};
 
-pub fn cmd_deliver_batch(dir: &Path, color: bool) -> Result<ExitCode, Fatal> {
+pub fn cmd_deliver_batch(dir: &Path, color: bool, dialect: Dialect) -> Result<ExitCode, Fatal> {
     use std::io::BufRead as _;
-    let Some(registry) = registry_or_errors(dir, "delivered", None, color)? else {
+    let Some(registry) = registry_or_errors(dir, dialect, "delivered", None, color)? else {
         return Ok(ExitCode::from(1));
     };
     let interpreter = registry.interpreter();

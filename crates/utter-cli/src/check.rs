@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use utter_compiler::{ProjectFiles, ReadError};
 
 use crate::fatal::Fatal;
-use crate::{CheckFormat, load, output, plural};
+use crate::{CheckFormat, Dialect, load, output, plural};
 
 /// `utter check` of `dir`; without one, of the current folder, or when it
 /// is not an agent but has agent folders one or two levels below (a
@@ -18,10 +18,11 @@ pub(crate) fn cmd_check(
     deny_warnings: bool,
     unset_placeholders: bool,
     color: bool,
+    dialect: Dialect,
 ) -> Result<ExitCode, Fatal> {
     let here = Path::new(".");
-    let below = match (dir, ProjectFiles::read(here)) {
-        (None, Err(ReadError::NotAnAgent(_, below))) => below,
+    let below = match dir.map_or_else(|| ProjectFiles::read(here).err(), |_| None) {
+        Some(ReadError::NotAnAgent(_, below)) => below,
         _ => Vec::new(),
     };
     if below.is_empty() {
@@ -30,7 +31,7 @@ pub(crate) fn cmd_check(
             format,
             deny_warnings,
             unset_placeholders,
-            color,
+            (color, dialect),
         );
     }
     let mut failed = false;
@@ -40,7 +41,7 @@ pub(crate) fn cmd_check(
             format,
             deny_warnings,
             unset_placeholders,
-            color,
+            (color, dialect),
         )?;
         failed |= code != ExitCode::SUCCESS;
     }
@@ -59,9 +60,9 @@ fn check_one(
     format: CheckFormat,
     deny_warnings: bool,
     unset_placeholders: bool,
-    color: bool,
+    (color, dialect): (bool, Dialect),
 ) -> Result<ExitCode, Fatal> {
-    let mut checked = load(dir)?;
+    let mut checked = load(dir, dialect)?;
     if unset_placeholders {
         let found = utter_compiler::analysis::placeholder_findings(&checked);
         checked.findings.extend(found);

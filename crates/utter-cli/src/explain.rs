@@ -14,7 +14,7 @@ use utter_compiler::diagnostics::did_you_mean;
 use utter_compiler::diagnostics::escape::escape;
 use utter_compiler::snapshot;
 
-use crate::{Fatal, RenderFormat, known_skill, registry_or_errors};
+use crate::{Dialect, Fatal, RenderFormat, known_skill, registry_or_errors};
 
 /// A witness as a memory document `{"<ns>": {"<entry>": value}}`, ready
 /// for `render --memory`; `None` when it holds a float JSON cannot write
@@ -201,9 +201,11 @@ pub fn cmd_explain(
     skill: Option<&str>,
     format: RenderFormat,
     color: bool,
+    dialect: Dialect,
 ) -> Result<ExitCode, Fatal> {
     let (registry, exit) = match registry_or_errors(
         dir,
+        dialect,
         "explained but the responses free of errors themselves",
         Some(response),
         color,
@@ -212,7 +214,7 @@ pub fn cmd_explain(
         None => {
             // A response whose own definition and entries are error-free is
             // explained all the same: the errors elsewhere cannot change it.
-            let checked = crate::load(dir)?;
+            let checked = crate::load(dir, dialect)?;
             let registry = utter_compiler::lower_usable(&checked);
             if !registry.responses.iter().any(|r| r.name == response) {
                 return Ok(ExitCode::from(1));

@@ -46,8 +46,9 @@ struct Cli {
     /// The flavour of the format: `mantle` (conditional variants, rasa-pro
     /// 3.21.0's bundled skills) or `maestro` (the first entry is delivered;
     /// the bundled `default_session_start` greets with `utter_greet`).
-    #[arg(long, value_enum, global = true, default_value_t = DialectArg::Mantle)]
-    dialect: DialectArg,
+    /// Default: what the agent's `utter.yml` declares (`dialect: maestro`), else `mantle`.
+    #[arg(long, value_enum, global = true)]
+    dialect: Option<DialectArg>,
     #[command(subcommand)]
     command: Command,
 }
@@ -58,8 +59,9 @@ enum DialectArg {
     Maestro,
 }
 
-/// The dialect of this run (a process-wide setting of the command line).
-static DIALECT: std::sync::OnceLock<utter_compiler::bundled::Dialect> = std::sync::OnceLock::new();
+/// The dialect chosen on the command line, if any: passed to every command
+/// that opens an agent (`None`: the agent's own `utter.yml` decides).
+type Dialect = Option<utter_compiler::bundled::Dialect>;
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum ColorChoice {
@@ -229,7 +231,7 @@ enum RenderFormat {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let _ = DIALECT.set(match cli.dialect {
+    let dialect: Dialect = cli.dialect.map(|d| match d {
         DialectArg::Mantle => utter_compiler::bundled::Dialect::Mantle,
         DialectArg::Maestro => utter_compiler::bundled::Dialect::Maestro,
     });
@@ -251,7 +253,7 @@ fn main() -> ExitCode {
             ..
         }
     );
-    match run(cli.command, color) {
+    match run(cli.command, color, dialect) {
         Ok(code) => code,
         // The reader went away (`utter check | head`): end quietly, with
         // the status a shell gives a process that SIGPIPE ended.
@@ -268,7 +270,7 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(command: Command, color: bool) -> Result<ExitCode, Fatal> {
+fn run(command: Command, color: bool, dialect: Dialect) -> Result<ExitCode, Fatal> {
     match command {
         Command::Check {
             agent_dir,
@@ -289,28 +291,44 @@ fn run(command: Command, color: bool) -> Result<ExitCode, Fatal> {
                 deny_warnings,
                 unset_placeholders,
                 color,
+                dialect,
             )
         }
-        Command::DeliverBatch { agent_dir } => batch::cmd_deliver_batch(&agent_dir, color),
+        Command::DeliverBatch { agent_dir } => batch::cmd_deliver_batch(&agent_dir, color, dialect),
         Command::Snapshot {
             agent_dir,
             out,
             bundled,
             check,
             format,
-        } => review::cmd_snapshot(&agent_dir, out.as_deref(), bundled, check, format, color),
+        } => review::cmd_snapshot(
+            &agent_dir,
+            out.as_deref(),
+            bundled,
+            check,
+            format,
+            color,
+            dialect,
+        ),
         Command::Diff {
             old,
             new,
             bundled,
             format,
-        } => review::cmd_diff(&old, &new, bundled, format, color),
+        } => review::cmd_diff(&old, &new, bundled, format, color, dialect),
         Command::Explain {
             agent_dir,
             response,
             skill,
             format,
-        } => explain::cmd_explain(&agent_dir, &response, skill.as_deref(), format, color),
+        } => explain::cmd_explain(
+            &agent_dir,
+            &response,
+            skill.as_deref(),
+            format,
+            color,
+            dialect,
+        ),
         Command::Render {
             agent_dir,
             response,
@@ -325,12 +343,12 @@ fn run(command: Command, color: bool) -> Result<ExitCode, Fatal> {
             memory.as_deref(),
             format,
             explain,
-            color,
+            (color, dialect),
         ),
         Command::Expand {
             agent_dir,
             strategy,
-        } => cmd_expand(&agent_dir, strategy, color),
+        } => cmd_expand(&agent_dir, strategy, color, dialect),
         Command::Lsp => {
             lsp::run().map_err(|e| Fatal(format!("language server: {e}")))?;
             Ok(ExitCode::SUCCESS)
@@ -344,9 +362,11 @@ fn run(command: Command, color: bool) -> Result<ExitCode, Fatal> {
     }
 }
 
-pub(crate) fn load(dir: &Path) -> Result<Checked, Fatal> {
+pub(crate) fn load(dir: &Path, dialect: Dialect) -> Result<Checked, Fatal> {
     let mut files = ProjectFiles::read(dir)?;
-    files.dialect = DIALECT.get().copied().unwrap_or_default();
+    if let Some(dialect) = dialect {
+        files.dialect = dialect;
+    }
     Ok(check(&files))
 }
 
@@ -364,11 +384,12 @@ fn plural(n: usize, word: &str) -> String {
 /// one response (`about`), only that response's, and a count of the rest.
 fn registry_or_errors(
     dir: &Path,
+    dialect: Dialect,
     done: &str,
     about: Option<&str>,
     color: bool,
 ) -> Result<Option<Registry>, Fatal> {
-    let checked = load(dir)?;
+    let checked = load(dir, dialect)?;
     let stderr = std::io::stderr();
     let mut err = stderr.lock();
     match lower(&checked) {
@@ -466,9 +487,10 @@ fn cmd_render(
     memory_file: Option<&Path>,
     format: RenderFormat,
     explain: bool,
-    color: bool,
+    (color, dialect): (bool, Dialect),
 ) -> Result<ExitCode, Fatal> {
-    let Some(registry) = registry_or_errors(dir, "rendered", Some(response), color)? else {
+    let Some(registry) = registry_or_errors(dir, dialect, "rendered", Some(response), color)?
+    else {
         return Ok(ExitCode::from(1));
     };
     known_skill(&registry, skill)?;
@@ -550,8 +572,13 @@ enum StrategyArg {
     Compact,
 }
 
-fn cmd_expand(dir: &Path, strategy: StrategyArg, color: bool) -> Result<ExitCode, Fatal> {
-    let Some(registry) = registry_or_errors(dir, "generated", None, color)? else {
+fn cmd_expand(
+    dir: &Path,
+    strategy: StrategyArg,
+    color: bool,
+    dialect: Dialect,
+) -> Result<ExitCode, Fatal> {
+    let Some(registry) = registry_or_errors(dir, dialect, "generated", None, color)? else {
         return Ok(ExitCode::from(1));
     };
     let strategy = match strategy {

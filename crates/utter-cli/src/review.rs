@@ -11,7 +11,7 @@ use utter_compiler::diagnostics::escape::{escape, markdown_code, quote};
 use utter_compiler::snapshot::diff::{Diff, diff};
 use utter_compiler::snapshot::{self, Options, ResponseView};
 
-use crate::{DiffFormat, Fatal, SnapshotFormat, registry_or_errors};
+use crate::{Dialect, DiffFormat, Fatal, SnapshotFormat, registry_or_errors};
 
 /// The default snapshot file of an agent.
 pub fn default_path(agent: &Path) -> std::path::PathBuf {
@@ -254,8 +254,9 @@ pub fn cmd_snapshot(
     check: bool,
     format: SnapshotFormat,
     color: bool,
+    dialect: Dialect,
 ) -> Result<ExitCode, Fatal> {
-    let Some(registry) = registry_or_errors(dir, "snapshot", None, color)? else {
+    let Some(registry) = registry_or_errors(dir, dialect, "snapshot", None, color)? else {
         return Ok(ExitCode::from(1));
     };
     let path = out.map_or_else(|| default_path(dir), Path::to_path_buf);
@@ -320,10 +321,11 @@ pub fn cmd_diff(
     bundled: bool,
     format: DiffFormat,
     color: bool,
+    dialect: Dialect,
 ) -> Result<ExitCode, Fatal> {
     let (Some(before), Some(after)) = (
-        registry_or_errors(old, "compared", None, color)?,
-        registry_or_errors(new, "compared", None, color)?,
+        registry_or_errors(old, dialect, "compared", None, color)?,
+        registry_or_errors(new, dialect, "compared", None, color)?,
     ) else {
         return Ok(ExitCode::from(1));
     };

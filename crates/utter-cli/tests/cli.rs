@@ -1269,3 +1269,21 @@ fn check_without_a_folder_checks_each_agent_below_a_repository_root() {
     assert!(stderr(&out).contains("agent"), "{}", stderr(&out));
     let _ = std::fs::remove_dir_all(root);
 }
+
+#[test]
+fn a_maestro_agent_is_checked_as_maestro_without_being_told() {
+    let agent = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/maestro-agent");
+    let out = utter(&["check", agent.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert_eq!(json(&out)["findings"].as_array().unwrap().len(), 0);
+    // The command line's choice wins: as Mantle, `utter_greet` is unknown.
+    let out = utter(&[
+        "check",
+        agent.to_str().unwrap(),
+        "--dialect",
+        "mantle",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+}

@@ -94,7 +94,7 @@ impl RegistryError {
     /// The finding code of the refusal.
     pub fn code(&self) -> &'static str {
         match self {
-            RegistryError::Read(_) => "utter.io.unreadable",
+            RegistryError::Read(_) => codes::IO_UNREADABLE,
             RegistryError::InvalidVariant(_) => codes::REGISTRY_INVALID_VARIANT,
             RegistryError::Invalid(_) => codes::PROJECT_VALIDATION_ERROR,
         }

@@ -254,7 +254,9 @@ impl Server {
                 let diagnostics = match self.refused.get(&path) {
                     Some(why) => vec![lsp_types::Diagnostic {
                         severity: Some(lsp_types::DiagnosticSeverity::ERROR),
-                        code: Some(lsp_types::NumberOrString::String("utter.io.refused".into())),
+                        code: Some(lsp_types::NumberOrString::String(
+                            utter_compiler::codes::IO_REFUSED.into(),
+                        )),
                         source: Some("utter".to_owned()),
                         message: why.clone(),
                         ..Default::default()

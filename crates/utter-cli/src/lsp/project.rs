@@ -21,7 +21,10 @@ pub fn agent_root(file: &Path) -> Option<PathBuf> {
 /// Whether utter reads the file at `label` (relative to the agent folder).
 pub fn is_agent_file(label: &str) -> bool {
     match label.split('/').collect::<Vec<_>>().as_slice() {
-        [name] => matches!(*name, "responses.yml" | "memory.yml"),
+        [name] => {
+            matches!(*name, "responses.yml" | "memory.yml")
+                || *name == utter_compiler::load::settings::SETTINGS_FILE
+        }
         ["skills", id, name] => {
             !id.starts_with(['_', '.'])
                 && matches!(*name, "responses.yml" | "memory.yml" | "skill.md")
@@ -65,6 +68,8 @@ impl Project {
             }
             files.files.insert(label, text.clone().into_bytes());
         }
+        // The agent's own dialect, as the unsaved utter.yml says it.
+        files.dialect = files.declared_dialect().unwrap_or_default();
         let checked = check(&files);
         Project {
             root: root.to_path_buf(),
@@ -105,5 +110,34 @@ mod tests {
         assert!(is_agent_file("skills/s/skill.md"));
         assert!(!is_agent_file("skills/_draft/skill.md"));
         assert!(!is_agent_file("tools/x.yml"));
+        assert!(is_agent_file("utter.yml"));
+    }
+
+    /// The editor reads a Maestro agent as Maestro: its utter.yml says so,
+    /// and an unsaved edit of utter.yml counts.
+    #[test]
+    fn the_agent_declares_its_dialect_to_the_editor() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/maestro-agent");
+        let project = Project::load(&root, &HashMap::new());
+        assert_eq!(
+            project.checked.dialect,
+            utter_compiler::bundled::Dialect::Maestro
+        );
+        assert!(
+            project.checked.findings.is_empty(),
+            "{:?}",
+            project.checked.findings
+        );
+        let overlay = HashMap::from([(root.join("utter.yml"), "dialect: mantle\n".to_owned())]);
+        let as_mantle = Project::load(&root, &overlay);
+        assert!(
+            as_mantle
+                .checked
+                .findings
+                .iter()
+                .any(|f| f.response.as_deref() == Some("utter_greet")),
+            "{:?}",
+            as_mantle.checked.findings
+        );
     }
 }

@@ -432,6 +432,8 @@ pub fn include_responses(input: TokenStream) -> TokenStream {
         }
     };
     files.without_bundled_defaults = without_bundled_defaults;
+    // The macro's option, else what the agent's utter.yml declares.
+    let dialect = dialect.unwrap_or(files.dialect);
     files.dialect = dialect;
     options.origin = Origin {
         folder: OriginFolder::ManifestRelative(literal.value()),
@@ -461,7 +463,8 @@ struct MacroInput {
     literal: syn::LitStr,
     options: ExpandOptions,
     without_bundled_defaults: bool,
-    dialect: crate::bundled::Dialect,
+    /// `maestro` or `mantle` when given.
+    dialect: Option<crate::bundled::Dialect>,
 }
 
 impl syn::parse::Parse for MacroInput {
@@ -469,7 +472,7 @@ impl syn::parse::Parse for MacroInput {
         let literal = input.parse()?;
         let mut options = ExpandOptions::default();
         let mut without_bundled_defaults = false;
-        let mut dialect = crate::bundled::Dialect::Mantle;
+        let mut dialect = None;
         while input.parse::<Option<syn::Token![,]>>()?.is_some() && !input.is_empty() {
             let option: syn::Ident = input.parse()?;
             let strategy = if option == "deny_warnings" {
@@ -479,10 +482,10 @@ impl syn::parse::Parse for MacroInput {
                 without_bundled_defaults = true;
                 None
             } else if option == "maestro" {
-                dialect = crate::bundled::Dialect::Maestro;
+                dialect = Some(crate::bundled::Dialect::Maestro);
                 None
             } else if option == "mantle" {
-                dialect = crate::bundled::Dialect::Mantle;
+                dialect = Some(crate::bundled::Dialect::Mantle);
                 None
             } else if option == "compact" {
                 Some(Strategy::Compact)

@@ -113,6 +113,8 @@ codes! {
         "A file is refused: a symlink out of the agent folder, a special file, or a name with a control character.";
     IO_IGNORED = "utter.io.ignored",
         "A file or folder is not read: not where agent files go, or a dangling symlink.";
+    IO_UNREADABLE = "utter.io.unreadable",
+        "The agent folder could not be read (it is missing, not a folder, or not an agent).";
     MEMORY_UNKNOWN_TYPE = "utter.validation.memory.unknown_type",
         "A memory entry has an unknown `type:`.";
     MEMORY_INVALID_ENUM_VALUES = "utter.validation.memory.invalid_enum_values",
@@ -135,6 +137,8 @@ codes! {
         "The conditions cover every value memory can hold: the default is never delivered (it stays as the required fallback).";
     NO_CONDITIONED_VARIANT = "utter.analysis.no_conditioned_variant_delivered",
         "No conditioned variant of a response is ever delivered: it always delivers its default.";
+    SETTINGS_INVALID = "utter.settings.invalid",
+        "`utter.yml` (the agent's own settings: its dialect) holds something utter does not read.";
     PLACEHOLDER_MAY_BE_UNSET = "utter.analysis.placeholder_may_be_unset",
         "Memory can leave a placeholder unset when its variant is delivered: the customer gets it as written (opt-in: `utter check --unset-placeholders`).";
 }

@@ -4,6 +4,7 @@
 pub mod memory;
 pub mod project;
 pub mod responses;
+pub mod settings;
 pub mod skill_md;
 pub mod yaml;
 

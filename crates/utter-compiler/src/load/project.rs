@@ -35,7 +35,9 @@ pub struct ProjectFiles {
     /// Check and compile without the bundled defaults (the packaged system
     /// responses and the default skills), for agents that use neither.
     pub without_bundled_defaults: bool,
-    /// The flavour of the format (Mantle unless chosen).
+    /// The flavour of the format: as the agent's `utter.yml` declares it
+    /// (Mantle when it does not), unless the caller chooses another (a
+    /// command-line or macro option).
     pub dialect: crate::bundled::Dialect,
 }
 
@@ -298,12 +300,22 @@ fn read_optional(path: &Path, root: &Path) -> Result<Found, ReadError> {
 impl ProjectFiles {
     /// Reads the project in `dir`.
     pub fn read(dir: &Path) -> Result<Self, ReadError> {
-        let project = Self::read_tree(dir)?;
+        let mut project = Self::read_tree(dir)?;
         if project.is_agent() {
+            project.dialect = project.declared_dialect().unwrap_or_default();
             Ok(project)
         } else {
             Err(ReadError::NotAnAgent(dir.to_path_buf(), agents_below(dir)))
         }
+    }
+
+    /// The dialect the agent's `utter.yml` declares, if it does: what
+    /// [`ProjectFiles::dialect`] is after [`ProjectFiles::read`], unless the
+    /// caller chooses.
+    pub fn declared_dialect(&self) -> Option<crate::bundled::Dialect> {
+        self.files
+            .get(super::settings::SETTINGS_FILE)
+            .and_then(|bytes| super::settings::declared_dialect(bytes))
     }
 
     /// The one rule for what an agent folder is, shared by the CLI, the
@@ -327,7 +339,7 @@ impl ProjectFiles {
             ..Default::default()
         };
         project.scanned.push(dir.to_path_buf());
-        for name in ROOT_FILES {
+        for name in ROOT_FILES.iter().chain([&super::settings::SETTINGS_FILE]) {
             let path = dir.join(name);
             project.take(
                 name.to_string(),
@@ -458,6 +470,7 @@ impl ProjectFiles {
             }
         }
         project.skills.sort();
+        project.dialect = project.declared_dialect().unwrap_or_default();
         project
     }
 }

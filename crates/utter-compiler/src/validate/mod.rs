@@ -337,6 +337,20 @@ pub(crate) fn validate(files: &ProjectFiles) -> Checked {
         ));
     }
 
+    // The agent's own settings (its dialect), read before the check chose
+    // the bundled layer: here each problem in the file is reported.
+    let settings = crate::load::settings::SETTINGS_FILE;
+    if let Some(bytes) = files.files.get(settings)
+        && let Some(root) = parse_file(settings, bytes, &mut sources, &mut findings, &yaml_budget)
+    {
+        let source = sources.last().expect("parse_file pushed the source");
+        let mut cx = FileCx {
+            source,
+            findings: &mut findings,
+        };
+        crate::load::settings::walk(&mut cx, root.as_ref());
+    }
+
     // Skill ids the reference engine refuses.
     for id in &files.skills {
         let folder = format!("skills/{id}");

@@ -85,12 +85,12 @@ pub(super) fn validate_response(
                 node,
             );
         }
+        let checked_before = match &variant.condition {
+            ConditionField::Text { text, .. } => clean.get(&(scope.clone(), text.clone())).cloned(),
+            _ => None,
+        };
         let parsed = match &variant.condition {
-            ConditionField::Text { text, .. }
-                if let Some(expr) = clean.get(&(scope.clone(), text.clone())) =>
-            {
-                Some(Arc::clone(expr))
-            }
+            ConditionField::Text { .. } if checked_before.is_some() => checked_before,
             ConditionField::Text { text, node } => match condition::parse(text) {
                 Err(e) => {
                     let span = node_subspan(cx.source, node, &e.span);
