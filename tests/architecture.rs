@@ -154,3 +154,32 @@ fn every_code_is_named_through_codes() {
     }
     assert!(offenders.is_empty(), "codes spelt out: {offenders:#?}");
 }
+
+/// Whether a file is bundled is decided in one place,
+/// `utter_compiler::bundled::is_bundled`: its label prefix is spelt nowhere
+/// else in the sources (test modules aside).
+#[test]
+fn the_origin_of_a_file_is_tested_in_one_place() {
+    let mut offenders = Vec::new();
+    for krate in CRATES {
+        let mut files = Vec::new();
+        rust_files(&workspace().join(krate), &mut files);
+        for file in files {
+            if file.ends_with("utter-compiler/src/bundled.rs") || file.ends_with("tests.rs") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&file).expect("a source file");
+            let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+            for (n, line) in code.lines().enumerate() {
+                let trimmed = line.trim_start();
+                if !trimmed.starts_with("//") && line.contains("\"<bundled>") {
+                    offenders.push(format!("{}:{}", file.display(), n + 1));
+                }
+            }
+        }
+    }
+    assert!(
+        offenders.is_empty(),
+        "bundled labels spelt out: {offenders:#?}"
+    );
+}

@@ -31,7 +31,7 @@ impl Summary {
             files: checked
                 .sources
                 .iter()
-                .filter(|s| !s.label.starts_with("<bundled>"))
+                .filter(|s| !utter_compiler::bundled::is_bundled(&s.label))
                 .count(),
         }
     }
@@ -41,7 +41,8 @@ impl Summary {
 /// folder as it was given (so relative to the current directory when that
 /// was), `/`-separated. Bundled files keep their `<bundled>/` label.
 pub fn display_path(dir: &Path, label: &str) -> String {
-    if label.starts_with('<') {
+    // No file on disk: a bundled file, or standard input (`<stdin>`).
+    if utter_compiler::bundled::is_bundled(label) || label.starts_with('<') {
         return label.to_owned();
     }
     let joined = dir.join(label);

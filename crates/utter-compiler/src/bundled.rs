@@ -115,9 +115,18 @@ pub const SKILLS: &[BundledSkill] = &[
 /// `default_responses.yml`): merge layer 1, below the default skills.
 pub const SYSTEM_RESPONSES: &str = include_str!("../bundled/system/responses.yml");
 
+/// Where the label of every bundled file starts.
+const LABEL_PREFIX: &str = "<bundled>/";
+
 /// The file label of a bundled skill's file, as findings show it.
 pub fn label(id: &str, file: &str) -> String {
-    format!("<bundled>/{id}/{file}")
+    format!("{LABEL_PREFIX}{id}/{file}")
+}
+
+/// Whether a file label names a bundled file rather than the project's:
+/// the one test of a file's origin.
+pub fn is_bundled(label: &str) -> bool {
+    label.starts_with(LABEL_PREFIX)
 }
 
 /// Entries whose placeholder shows a text while unset instead of being left

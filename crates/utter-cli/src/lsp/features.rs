@@ -174,8 +174,8 @@ fn entry_named(project: &Project, label: &str, word: &str) -> Option<Symbol> {
 }
 
 fn location(project: &Project, file: &str, span: &std::ops::Range<usize>) -> Option<Location> {
-    if file.starts_with('<') {
-        return None; // bundled: no file to open
+    if utter_compiler::bundled::is_bundled(file) {
+        return None; // no file to open
     }
     let text = project.text(file)?;
     Some(Location::new(
@@ -253,7 +253,7 @@ pub fn references(project: &Project, symbol: &Symbol) -> Vec<Location> {
                 format!("@memory.{namespace}.{entry}"),
             ];
             for source in &checked.sources {
-                if source.label.starts_with('<') {
+                if utter_compiler::bundled::is_bundled(&source.label) {
                     continue;
                 }
                 for needle in &needles {

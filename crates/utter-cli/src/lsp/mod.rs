@@ -234,7 +234,7 @@ impl Server {
             .checked
             .findings
             .iter()
-            .filter(|f| !f.file.starts_with('<'))
+            .filter(|f| !utter_compiler::bundled::is_bundled(&f.file))
             .map(|f| f.file.clone())
             .collect();
         if labels.is_empty() {

@@ -202,6 +202,12 @@ impl Comparisons {
     }
 }
 
+/// Whether entries of type `ty` hold values of any shape, so that no finite
+/// domain stands for them (a condition reading one is undecided).
+pub fn is_unbounded(ty: EntryType) -> bool {
+    matches!(ty, EntryType::Any | EntryType::Json | EntryType::List)
+}
+
 /// Whether 0 is one of the literals (else it is only the truthiness cut).
 fn literal_zero(numbers: &[Num]) -> bool {
     numbers.iter().any(|n| match n {

@@ -32,7 +32,9 @@ pub fn findings(checked: &Checked) -> Vec<Finding> {
     let mut seen: HashMap<String, Option<Vec<Verdict>>> = HashMap::new();
     let mut budget = Budget::project();
     for (name, merged) in &checked.responses {
-        if merged.file.starts_with('<') || usable.as_ref().is_some_and(|u| !u.contains(name)) {
+        if crate::bundled::is_bundled(&merged.file)
+            || usable.as_ref().is_some_and(|u| !u.contains(name))
+        {
             continue;
         }
         let Some(source) = checked.source(&merged.file) else {
@@ -71,11 +73,7 @@ pub fn findings(checked: &Checked) -> Vec<Finding> {
                     let e = &entries[id];
                     let readable = e.visibility != utter::Visibility::Private
                         || view == Some(e.namespace.as_str());
-                    readable
-                        && matches!(
-                            e.ty,
-                            utter::EntryType::Any | utter::EntryType::Json | utter::EntryType::List
-                        )
+                    readable && super::domain::is_unbounded(e.ty)
                 })
             });
             if unbounded {

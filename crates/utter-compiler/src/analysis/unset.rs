@@ -20,7 +20,7 @@ pub fn placeholder_findings(checked: &Checked) -> Vec<Finding> {
             .variants
             .iter()
             .any(|v| v.pieces.iter().any(|p| !matches!(p, utter::Piece::Text(_))));
-        if response.file.starts_with('<') || !has_placeholder {
+        if crate::bundled::is_bundled(&response.file) || !has_placeholder {
             continue;
         }
         let (Some(merged), Some(source)) = (

@@ -137,7 +137,7 @@ pub fn generate_from(registry: &Registry, strategy: Strategy, origin: &Origin) -
     let bundled: Vec<bool> = registry
         .responses
         .iter()
-        .map(|r| r.file.starts_with("<bundled>"))
+        .map(|r| crate::bundled::is_bundled(&r.file))
         .collect();
     let (common, tables) = lookup::common_items(&names, &docs, &bundled, &registry.skills);
     let entries = memory::entry_table(&registry.declarations);
@@ -229,7 +229,7 @@ pub fn skeleton(checked: &Checked) -> TokenStream {
             checked
                 .responses
                 .get(n)
-                .is_some_and(|r| r.file.starts_with("<bundled>"))
+                .is_some_and(|r| crate::bundled::is_bundled(&r.file))
         })
         .collect();
     let (common, tables) = lookup::common_items(&names, &docs, &bundled, &checked.skills);
@@ -270,7 +270,7 @@ pub fn skeleton(checked: &Checked) -> TokenStream {
 pub fn error_message(finding: &Finding, checked: &Checked, prefix: &str) -> String {
     let source = checked.source(&finding.file);
     let mut shown = finding.clone();
-    if !prefix.is_empty() && !finding.file.starts_with('<') {
+    if !prefix.is_empty() && !crate::bundled::is_bundled(&finding.file) {
         shown.file = format!("{}/{}", prefix.trim_end_matches('/'), finding.file);
     }
     let rendered = render_finding(&shown, source);
@@ -421,9 +421,13 @@ pub fn include_responses(input: TokenStream) -> TokenStream {
                         literal.value()
                     )
                 }
-                crate::load::project::ReadError::NotAnAgent(..) => format!(
-                    "include_responses!: `{}` is not an agent folder: it holds no `responses.yml`, no `memory.yml` and no `skills/<id>/` folder with agent files (the path is relative to the folder of the crate's Cargo.toml)",
-                    literal.value()
+                // The words of every other way in, with the path as written.
+                crate::load::project::ReadError::NotAnAgent(_, below) => format!(
+                    "include_responses!: {} (the path is relative to the folder of the crate's Cargo.toml)",
+                    crate::load::project::ReadError::NotAnAgent(
+                        std::path::PathBuf::from(literal.value()),
+                        below
+                    )
                 ),
                 other => format!("include_responses!: {other}"),
             };

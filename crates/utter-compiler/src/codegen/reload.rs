@@ -77,7 +77,7 @@ pub fn schema_fingerprint(registry: &Registry) -> u64 {
     hash.number(registry.responses.len() as u64);
     for response in &registry.responses {
         hash.text(&response.name);
-        hash.number(u64::from(response.file.starts_with("<bundled>")));
+        hash.number(u64::from(crate::bundled::is_bundled(&response.file)));
     }
     hash.number(registry.skills.len() as u64);
     for skill in &registry.skills {

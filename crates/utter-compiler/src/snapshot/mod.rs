@@ -236,7 +236,7 @@ fn view_with(
 /// Every response the snapshot lists, in name order.
 pub fn responses(registry: &Registry, options: Options) -> Vec<ResponseView> {
     let mut order: Vec<usize> = (0..registry.responses.len())
-        .filter(|&i| options.bundled || !registry.responses[i].file.starts_with('<'))
+        .filter(|&i| options.bundled || !crate::bundled::is_bundled(&registry.responses[i].file))
         .collect();
     order.sort_by(|&a, &b| registry.responses[a].name.cmp(&registry.responses[b].name));
     // Responses with the same conditions and default in the same view get

@@ -25,7 +25,7 @@ pub(super) fn check(
     findings: &mut Vec<Finding>,
 ) {
     for decl in memory {
-        if decl.file.starts_with("<bundled>") {
+        if crate::bundled::is_bundled(&decl.file) {
             continue;
         }
         let Some(source) = sources.iter().find(|s| s.label == decl.file) else {

@@ -508,7 +508,7 @@ pub(crate) fn validate(files: &ProjectFiles) -> Checked {
                 let both_project_skills = !unit.bundled
                     && matches!(unit.scope, Scope::Skill(_))
                     && matches!(previous.scope, Scope::Skill(_))
-                    && !previous.file.starts_with("<bundled>");
+                    && !bundled::is_bundled(&previous.file);
                 if both_project_skills && previous.file != *label {
                     cx.report_in(
                         codes::DEFINED_BY_TWO_SKILLS,
