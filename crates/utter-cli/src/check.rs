@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use utter_compiler::{ProjectFiles, ReadError};
 
 use crate::fatal::Fatal;
-use crate::{CheckFormat, Dialect, load, output, plural};
+use crate::{CheckFormat, Dialect, Globals, load, output, plural};
 
 /// `utter check` of `dir`; without one, of the current folder, or when it
 /// is not an agent but has agent folders one or two levels below (a
@@ -31,7 +31,7 @@ pub(crate) fn cmd_check(
             format,
             deny_warnings,
             unset_placeholders,
-            (color, dialect),
+            Globals { color, dialect },
         );
     }
     let mut failed = false;
@@ -41,7 +41,7 @@ pub(crate) fn cmd_check(
             format,
             deny_warnings,
             unset_placeholders,
-            (color, dialect),
+            Globals { color, dialect },
         )?;
         failed |= code != ExitCode::SUCCESS;
     }
@@ -60,7 +60,7 @@ fn check_one(
     format: CheckFormat,
     deny_warnings: bool,
     unset_placeholders: bool,
-    (color, dialect): (bool, Dialect),
+    Globals { color, dialect }: Globals,
 ) -> Result<ExitCode, Fatal> {
     let mut checked = load(dir, dialect)?;
     if unset_placeholders {

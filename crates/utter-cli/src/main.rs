@@ -63,6 +63,16 @@ enum DialectArg {
 /// that opens an agent (`None`: the agent's own `utter.yml` decides).
 type Dialect = Option<utter_compiler::bundled::Dialect>;
 
+/// The command line's global options, as a command that takes many others
+/// receives them.
+#[derive(Clone, Copy)]
+struct Globals {
+    /// Whether output is coloured.
+    color: bool,
+    /// See [`Dialect`].
+    dialect: Dialect,
+}
+
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum ColorChoice {
     Auto,
@@ -343,12 +353,12 @@ fn run(command: Command, color: bool, dialect: Dialect) -> Result<ExitCode, Fata
             memory.as_deref(),
             format,
             explain,
-            (color, dialect),
+            Globals { color, dialect },
         ),
         Command::Expand {
             agent_dir,
             strategy,
-        } => cmd_expand(&agent_dir, strategy, color, dialect),
+        } => cmd_expand(&agent_dir, strategy, Globals { color, dialect }),
         Command::Lsp => {
             lsp::run().map_err(|e| Fatal(format!("language server: {e}")))?;
             Ok(ExitCode::SUCCESS)
@@ -479,7 +489,6 @@ fn known_skill(registry: &Registry, skill: Option<&str>) -> Result<(), Fatal> {
     Ok(())
 }
 
-#[allow(clippy::too_many_arguments)]
 fn cmd_render(
     dir: &Path,
     response: &str,
@@ -487,7 +496,7 @@ fn cmd_render(
     memory_file: Option<&Path>,
     format: RenderFormat,
     explain: bool,
-    (color, dialect): (bool, Dialect),
+    Globals { color, dialect }: Globals,
 ) -> Result<ExitCode, Fatal> {
     let Some(registry) = registry_or_errors(dir, dialect, "rendered", Some(response), color)?
     else {
@@ -572,12 +581,8 @@ enum StrategyArg {
     Compact,
 }
 
-fn cmd_expand(
-    dir: &Path,
-    strategy: StrategyArg,
-    color: bool,
-    dialect: Dialect,
-) -> Result<ExitCode, Fatal> {
+fn cmd_expand(dir: &Path, strategy: StrategyArg, globals: Globals) -> Result<ExitCode, Fatal> {
+    let Globals { color, dialect } = globals;
     let Some(registry) = registry_or_errors(dir, dialect, "generated", None, color)? else {
         return Ok(ExitCode::from(1));
     };
