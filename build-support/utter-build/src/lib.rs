@@ -33,7 +33,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use utter_compiler::diagnostics::escape::escape;
-use utter_compiler::{Checked, ProjectFiles, check, codegen, lower};
+use utter_compiler::{Agent, Checked, OpenOptions, codegen};
 
 pub use utter_compiler::bundled::Dialect;
 pub use utter_compiler::codegen::{SHAPE_COST, STRAIGHT_LINE_BUDGET, Strategy};
@@ -166,11 +166,12 @@ impl Builder {
         directives: &mut impl Write,
     ) -> Result<Output, Error> {
         let write_err = |e: io::Error| Error::Write(out_path.to_path_buf(), e);
-        let mut files = ProjectFiles::read(dir).map_err(Error::Read)?;
-        files.without_bundled_defaults = self.without_bundled_defaults;
-        if let Some(dialect) = self.dialect {
-            files.dialect = dialect;
-        }
+        let options = OpenOptions {
+            dialect: self.dialect,
+            without_bundled_defaults: self.without_bundled_defaults,
+        };
+        let agent = Agent::open(dir, options).map_err(Error::Read)?;
+        let files = agent.files();
         // Folders too (cargo watches a folder's whole tree), so that a new
         // skill folder or file is noticed; only paths that exist, each once.
         let mut tracked = std::collections::BTreeSet::new();
@@ -191,13 +192,13 @@ impl Builder {
                 "cargo::warning=utter: a path that is not UTF-8 or holds a control character is not tracked for rebuilds"
             );
         }
-        let checked = check(&files);
-        let warnings = report(&checked, &self.dir.display().to_string(), directives);
-        let registry = match lower(&checked) {
+        let checked = agent.checked();
+        let warnings = report(checked, &self.dir.display().to_string(), directives);
+        let registry = match agent.registry() {
             Ok(registry) => registry,
             Err(errors) => {
                 // Keep a file in place so an `include!` never adds its own error.
-                let skeleton = codegen::pretty(codegen::skeleton(&checked), codegen::HEADER)
+                let skeleton = codegen::pretty(codegen::skeleton(checked), codegen::HEADER)
                     .map_err(Error::Format)?;
                 std::fs::write(out_path, skeleton).map_err(write_err)?;
                 return Err(Error::Findings(errors.len()));
@@ -215,11 +216,11 @@ impl Builder {
             );
         let origin = codegen::Origin {
             folder,
-            dialect: files.dialect,
+            dialect: agent.dialect(),
             without_bundled_defaults: self.without_bundled_defaults,
         };
         let source = codegen::pretty(
-            codegen::generate_from(&registry, self.strategy, &origin),
+            codegen::generate_from(registry, self.strategy, &origin),
             codegen::HEADER,
         )
         .map_err(Error::Format)?;

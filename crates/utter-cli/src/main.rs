@@ -22,7 +22,7 @@ use clap::{CommandFactory as _, Parser, Subcommand, ValueEnum};
 use utter::{Context, SlotMemory};
 use utter_compiler::diagnostics::did_you_mean;
 use utter_compiler::diagnostics::escape::escape;
-use utter_compiler::{Checked, ProjectFiles, Registry, check, codegen, lower};
+use utter_compiler::{Checked, Registry, codegen, lower};
 
 const EXIT_CODES: &str = "\
 Exit codes: 0 ok; 1 the project has errors;
@@ -373,11 +373,11 @@ fn run(command: Command, color: bool, dialect: Dialect) -> Result<ExitCode, Fata
 }
 
 pub(crate) fn load(dir: &Path, dialect: Dialect) -> Result<Checked, Fatal> {
-    let mut files = ProjectFiles::read(dir)?;
-    if let Some(dialect) = dialect {
-        files.dialect = dialect;
-    }
-    Ok(check(&files))
+    let options = utter_compiler::OpenOptions {
+        dialect,
+        ..Default::default()
+    };
+    Ok(utter_compiler::Agent::open(dir, options)?.into_checked())
 }
 
 fn plural(n: usize, word: &str) -> String {

@@ -146,13 +146,18 @@ impl Registry {
     /// `responses.registry.invalid_variant`; any other error finding refuses
     /// the project as a whole. Nothing unvalidated is ever delivered.
     pub fn load_strict(dir: &Path) -> Result<Registry, RegistryError> {
-        let files = ProjectFiles::read(dir).map_err(RegistryError::Read)?;
-        Self::from_files_strict(&files)
+        let agent =
+            crate::Agent::open(dir, crate::OpenOptions::default()).map_err(RegistryError::Read)?;
+        Self::strict(agent.checked())
     }
 
     /// [`Registry::load_strict`] on files already read.
     pub fn from_files_strict(files: &ProjectFiles) -> Result<Registry, RegistryError> {
-        let checked = check(files);
+        Self::strict(&check(files))
+    }
+
+    /// The strict load of a checked project.
+    fn strict(checked: &crate::Checked) -> Result<Registry, RegistryError> {
         // Findings are sorted by file; the strict loader stops at the first
         // bad variant in merge order, so follow the order files were loaded in.
         for source in &checked.sources {
@@ -164,6 +169,6 @@ impl Registry {
                 return Err(RegistryError::InvalidVariant(Box::new(finding.clone())));
             }
         }
-        lower(&checked).map_err(RegistryError::Invalid)
+        lower(checked).map_err(RegistryError::Invalid)
     }
 }

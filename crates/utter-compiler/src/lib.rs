@@ -39,6 +39,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod agent;
 pub mod analysis;
 pub mod bundled;
 pub mod codegen;
@@ -59,6 +60,7 @@ mod validate;
 #[doc = include_str!("../../../docs/cli-and-ci.md")]
 mod guide_cli_and_ci {}
 
+pub use agent::{Agent, Options as OpenOptions};
 pub use diagnostics::{Finding, Severity, SourceFile, codes};
 pub use interpret::{Interpreter, RegistryError};
 pub use load::project::{ProjectFiles, ReadError};

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use utter_compiler::{Checked, ProjectFiles, Registry, check, lower, lower_usable};
+use utter_compiler::{Agent, Checked, OpenOptions, ProjectFiles, Registry, lower, lower_usable};
 
 /// The agent folder a file belongs to: the folder holding `skills/` for a
 /// file in `skills/<id>/`, else the file's own folder.
@@ -69,8 +69,7 @@ impl Project {
             files.files.insert(label, text.clone().into_bytes());
         }
         // The agent's own dialect, as the unsaved utter.yml says it.
-        files.dialect = files.declared_dialect().unwrap_or_default();
-        let checked = check(&files);
+        let checked = Agent::from_files(files, OpenOptions::default()).into_checked();
         Project {
             root: root.to_path_buf(),
             // Errors elsewhere do not hide the analysis of a response that

@@ -37,8 +37,16 @@ pub fn include_responses(input: TokenStream) -> TokenStream {
         return quote_spanned!(span=> ::core::compile_error!("include_responses!: CARGO_MANIFEST_DIR is not set; build with cargo"););
     };
     let dir = Path::new(&manifest_dir).join(literal.value());
-    let mut files = match crate::load::project::ProjectFiles::read(&dir) {
-        Ok(files) => files,
+    // The macro's options; without `maestro`/`mantle`, the agent's utter.yml.
+    let opened = crate::Agent::open(
+        &dir,
+        crate::OpenOptions {
+            dialect,
+            without_bundled_defaults,
+        },
+    );
+    let agent = match opened {
+        Ok(agent) => agent,
         Err(e) => {
             // A missing folder is named as written, relative to the crate:
             // that is where the user looks, and the message does not
@@ -69,18 +77,19 @@ pub fn include_responses(input: TokenStream) -> TokenStream {
             return quote_spanned!(span=> ::core::compile_error!(#message););
         }
     };
-    files.without_bundled_defaults = without_bundled_defaults;
-    // The macro's option, else what the agent's utter.yml declares.
-    let dialect = dialect.unwrap_or(files.dialect);
-    files.dialect = dialect;
     options.origin = Origin {
         folder: OriginFolder::ManifestRelative(literal.value()),
-        dialect,
+        dialect: agent.dialect(),
         without_bundled_defaults,
     };
-    let checked = crate::check(&files);
+    let checked = agent.checked();
     // Every file read: editing any of them rebuilds the crate.
-    let read: Vec<std::path::PathBuf> = files.files.keys().map(|label| dir.join(label)).collect();
+    let read: Vec<std::path::PathBuf> = agent
+        .files()
+        .files
+        .keys()
+        .map(|label| dir.join(label))
+        .collect();
     let absolute: Vec<&Path> = read.iter().map(std::path::PathBuf::as_path).collect();
     // Paths as rustc prints its own: relative to where it runs (the workspace
     // root under cargo), so an editor or terminal opens them.
@@ -92,7 +101,7 @@ pub fn include_responses(input: TokenStream) -> TokenStream {
             || literal.value(),
             |p| p.to_string_lossy().replace('\\', "/"),
         );
-    expand_at(&checked, span, &absolute, &shown, &options)
+    expand_at(checked, span, &absolute, &shown, &options)
 }
 
 /// `"agent"`, then options: `deny_warnings`, `without_bundled_defaults`,

@@ -383,11 +383,13 @@ impl std::error::Error for Mismatch {}
 /// }
 /// ```
 pub fn check(dir: impl AsRef<Path>, snapshot: impl AsRef<Path>) -> Result<(), Mismatch> {
-    let files =
-        crate::ProjectFiles::read(dir.as_ref()).map_err(|e| Mismatch::Read(e.to_string()))?;
-    let registry = crate::lower(&crate::check(&files)).map_err(Mismatch::Invalid)?;
+    let agent = crate::Agent::open(dir.as_ref(), crate::OpenOptions::default())
+        .map_err(|e| Mismatch::Read(e.to_string()))?;
+    let registry = agent
+        .registry()
+        .map_err(|errors| Mismatch::Invalid(errors.to_vec()))?;
     let expected = file::read(snapshot.as_ref()).map_err(|e| Mismatch::Read(e.to_string()))?;
-    let found = render(&registry, Options::default());
+    let found = render(registry, Options::default());
     compare(&expected, &found)
 }
 

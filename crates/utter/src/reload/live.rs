@@ -18,7 +18,7 @@ use notify::Watcher as _;
 use utter_compiler::bundled::Dialect;
 use utter_compiler::codegen::{self, reload::schema_fingerprint, reload::wording_fingerprint};
 use utter_compiler::diagnostics::escape::escape;
-use utter_compiler::{ProjectFiles, Registry, check, lower};
+use utter_compiler::{Agent, OpenOptions, Registry};
 use utter_runtime::program::ProgramData;
 use utter_runtime::{Delivery, Entry, Reader};
 
@@ -328,18 +328,21 @@ impl Live {
 
     /// The folder's registry, checked as the compiled agent was.
     fn load(&self, folder: &Path) -> Result<Registry, ReloadEvent> {
-        let mut files = ProjectFiles::read(folder).map_err(|e| ReloadEvent::Rejected {
+        // As the agent was compiled: its dialect and bundled layer.
+        let options = OpenOptions {
+            dialect: Some(if self.agent.dialect == "maestro" {
+                Dialect::Maestro
+            } else {
+                Dialect::Mantle
+            }),
+            without_bundled_defaults: self.agent.without_bundled_defaults,
+        };
+        let agent = Agent::open(folder, options).map_err(|e| ReloadEvent::Rejected {
             findings: vec![escape(&e.to_string()).into_owned()],
         })?;
-        files.dialect = if self.agent.dialect == "maestro" {
-            Dialect::Maestro
-        } else {
-            Dialect::Mantle
-        };
-        files.without_bundled_defaults = self.agent.without_bundled_defaults;
-        let checked = check(&files);
+        let (checked, registry) = agent.into_registry();
         let shown = folder.display().to_string();
-        lower(&checked).map_err(|errors| ReloadEvent::Rejected {
+        registry.map_err(|errors| ReloadEvent::Rejected {
             findings: errors
                 .iter()
                 .map(|f| codegen::error_message(f, &checked, &shown))

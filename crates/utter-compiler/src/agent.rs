@@ -1,0 +1,145 @@
+//! The one way in: an agent folder (or files in memory) opened with
+//! explicit options, checked once, lowered on demand. Every entry point
+//! opens agents through it: the CLI, the macro, build.rs, the language
+//! server, the hot reload, the strict loader and the snapshot check.
+
+use std::path::Path;
+use std::sync::OnceLock;
+
+use crate::bundled::Dialect;
+use crate::diagnostics::Finding;
+use crate::load::project::{ProjectFiles, ReadError};
+use crate::lower::{Registry, lower};
+use crate::validate::Checked;
+
+/// How an agent is opened: values passed in, never fields set afterwards.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// The dialect, when the caller chooses (a command-line or macro
+    /// option); `None`: what the agent's `utter.yml` declares, else Mantle.
+    pub dialect: Option<Dialect>,
+    /// Check and compile without the bundled defaults (the packaged system
+    /// responses and the default skills).
+    pub without_bundled_defaults: bool,
+}
+
+/// An opened agent: its files, the check of them, and (on demand, once)
+/// the lowered registry.
+#[derive(Debug)]
+pub struct Agent {
+    files: ProjectFiles,
+    checked: Checked,
+    registry: OnceLock<Result<Registry, Vec<Finding>>>,
+}
+
+impl Agent {
+    /// Reads the agent folder `dir` and checks it.
+    ///
+    /// # Errors
+    /// When `dir` is no folder, not an agent, or cannot be read.
+    pub fn open(dir: &Path, options: Options) -> Result<Agent, ReadError> {
+        Ok(Agent::from_files(ProjectFiles::read(dir)?, options))
+    }
+
+    /// Checks `files` (read from disk, laid over with unsaved text, or
+    /// built in memory); the dialect is the option's, else the files' own.
+    pub fn from_files(mut files: ProjectFiles, options: Options) -> Agent {
+        files.dialect = options
+            .dialect
+            .unwrap_or_else(|| files.declared_dialect().unwrap_or_default());
+        files.without_bundled_defaults = options.without_bundled_defaults;
+        let checked = crate::check(&files);
+        Agent {
+            files,
+            checked,
+            registry: OnceLock::new(),
+        }
+    }
+
+    /// The files read (and what was scanned, for rebuild tracking).
+    pub fn files(&self) -> &ProjectFiles {
+        &self.files
+    }
+
+    /// The checked project: every file, finding and merged response.
+    pub fn checked(&self) -> &Checked {
+        &self.checked
+    }
+
+    /// The checked project, taken.
+    pub fn into_checked(self) -> Checked {
+        self.checked
+    }
+
+    /// The dialect the agent was checked in.
+    pub fn dialect(&self) -> Dialect {
+        self.files.dialect
+    }
+
+    /// The lowered registry, or the error findings when the project has
+    /// errors (lowered once, on first use).
+    ///
+    /// # Errors
+    /// The error findings of a project that has errors.
+    pub fn registry(&self) -> Result<&Registry, &[Finding]> {
+        self.registry
+            .get_or_init(|| lower(&self.checked))
+            .as_ref()
+            .map_err(Vec::as_slice)
+    }
+
+    /// [`Agent::registry`], taken with the checked project.
+    ///
+    /// # Errors
+    /// The error findings of a project that has errors.
+    pub fn into_registry(self) -> (Checked, Result<Registry, Vec<Finding>>) {
+        let registry = match self.registry.into_inner() {
+            Some(lowered) => lowered,
+            None => lower(&self.checked),
+        };
+        (self.checked, registry)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn maestro_example() -> std::path::PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/maestro-agent")
+    }
+
+    #[test]
+    fn an_agent_opens_in_its_own_dialect_unless_told_otherwise() {
+        let agent = Agent::open(&maestro_example(), Options::default()).unwrap();
+        assert_eq!(agent.dialect(), Dialect::Maestro);
+        assert!(agent.checked().findings.is_empty());
+        assert!(agent.registry().is_ok());
+        let told = Options {
+            dialect: Some(Dialect::Mantle),
+            ..Options::default()
+        };
+        let agent = Agent::open(&maestro_example(), told).unwrap();
+        assert_eq!(agent.dialect(), Dialect::Mantle);
+        // As Mantle, `utter_greet` is not bundled: an error, no registry.
+        assert_eq!(agent.registry().err().map(<[Finding]>::len), Some(1));
+        let (checked, registry) = agent.into_registry();
+        assert!(checked.has_errors() && registry.is_err());
+    }
+
+    #[test]
+    fn options_are_applied_to_files_in_memory() {
+        let files = ProjectFiles::from_files([(
+            "responses.yml",
+            "responses:\n  utter_a:\n    - text: a\n",
+        )]);
+        let bare = Options {
+            without_bundled_defaults: true,
+            ..Options::default()
+        };
+        let agent = Agent::from_files(files.clone(), bare);
+        let names = |agent: &Agent| agent.registry().unwrap().responses.len();
+        assert_eq!(names(&agent), 1);
+        assert!(names(&Agent::from_files(files, Options::default())) > 1);
+    }
+}
