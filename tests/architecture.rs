@@ -116,38 +116,46 @@ fn long_files_say_why() {
     }
 }
 
-/// Every finding code is named through `codes` (so `codes::ALL` lists it and
-/// docs/format.md can be checked against it): no code is spelt as a string
-/// in the sources outside `codes.rs` (test modules aside).
-#[test]
-fn every_code_is_named_through_codes() {
-    let mut offenders = Vec::new();
+/// Each code line (comments and test modules aside) of every crate's
+/// sources but `owner`, as `(file:line, line)`.
+fn code_lines(owner: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
     for krate in CRATES {
         let mut files = Vec::new();
         rust_files(&workspace().join(krate), &mut files);
         for file in files {
-            if file.ends_with("diagnostics/codes.rs") || file.ends_with("tests.rs") {
+            if file.ends_with(owner) || file.ends_with("tests.rs") {
                 continue;
             }
             let text = std::fs::read_to_string(&file).expect("a source file");
             // Test modules come last in a file: only what precedes them.
             let code = text.split("#[cfg(test)]").next().unwrap_or_default();
             for (n, line) in code.lines().enumerate() {
-                let trimmed = line.trim_start();
-                if trimmed.starts_with("//") {
-                    continue;
+                if !line.trim_start().starts_with("//") {
+                    out.push((format!("{}:{}", file.display(), n + 1), line.to_owned()));
                 }
-                for prefix in ["\"utter.", "\"mantle."] {
-                    if let Some(at) = line.find(prefix) {
-                        let rest = &line[at + 1..];
-                        let word: String = rest
-                            .chars()
-                            .take_while(|c| c.is_ascii_lowercase() || *c == '.' || *c == '_')
-                            .collect();
-                        if word.matches('.').count() >= 2 && rest[word.len()..].starts_with('"') {
-                            offenders.push(format!("{}:{}: {word}", file.display(), n + 1));
-                        }
-                    }
+            }
+        }
+    }
+    out
+}
+
+/// Every finding code is named through `codes` (so `codes::ALL` lists it and
+/// docs/format.md can be checked against it): no code is spelt as a string
+/// in the sources outside `codes.rs` (test modules aside).
+#[test]
+fn every_code_is_named_through_codes() {
+    let mut offenders = Vec::new();
+    for (at, line) in code_lines("diagnostics/codes.rs") {
+        for prefix in ["\"utter.", "\"mantle."] {
+            if let Some(start) = line.find(prefix) {
+                let rest = &line[start + 1..];
+                let word: String = rest
+                    .chars()
+                    .take_while(|c| c.is_ascii_lowercase() || *c == '.' || *c == '_')
+                    .collect();
+                if word.matches('.').count() >= 2 && rest[word.len()..].starts_with('"') {
+                    offenders.push(format!("{at}: {word}"));
                 }
             }
         }
@@ -160,24 +168,11 @@ fn every_code_is_named_through_codes() {
 /// else in the sources (test modules aside).
 #[test]
 fn the_origin_of_a_file_is_tested_in_one_place() {
-    let mut offenders = Vec::new();
-    for krate in CRATES {
-        let mut files = Vec::new();
-        rust_files(&workspace().join(krate), &mut files);
-        for file in files {
-            if file.ends_with("utter-compiler/src/bundled.rs") || file.ends_with("tests.rs") {
-                continue;
-            }
-            let text = std::fs::read_to_string(&file).expect("a source file");
-            let code = text.split("#[cfg(test)]").next().unwrap_or_default();
-            for (n, line) in code.lines().enumerate() {
-                let trimmed = line.trim_start();
-                if !trimmed.starts_with("//") && line.contains("\"<bundled>") {
-                    offenders.push(format!("{}:{}", file.display(), n + 1));
-                }
-            }
-        }
-    }
+    let offenders: Vec<String> = code_lines("utter-compiler/src/bundled.rs")
+        .into_iter()
+        .filter(|(_, line)| line.contains("\"<bundled>"))
+        .map(|(at, _)| at)
+        .collect();
     assert!(
         offenders.is_empty(),
         "bundled labels spelt out: {offenders:#?}"
