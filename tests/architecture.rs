@@ -178,3 +178,27 @@ fn the_origin_of_a_file_is_tested_in_one_place() {
         "bundled labels spelt out: {offenders:#?}"
     );
 }
+
+/// The readability rule (which entries a view may read) is written once, in
+/// `Visibility::readable_in`: nowhere else compares a visibility with
+/// `Private` to decide a read (declarations name the variant, and generated
+/// typed views ask `depends_on_active_skill`).
+#[test]
+fn readability_is_decided_in_one_place() {
+    let offenders: Vec<String> = code_lines("utter-runtime/src/memory.rs")
+        .into_iter()
+        .filter(|(_, line)| {
+            let compact: String = line.split_whitespace().collect();
+            compact.contains("==Visibility::Private")
+                || compact.contains("!=Visibility::Private")
+                || compact.contains("==utter::Visibility::Private")
+                || compact.contains("!=utter::Visibility::Private")
+                || compact.contains("Some(Visibility::Private)=>")
+        })
+        .map(|(at, line)| format!("{at}: {}", line.trim()))
+        .collect();
+    assert!(
+        offenders.is_empty(),
+        "readability decided outside Visibility::readable_in: {offenders:#?}"
+    );
+}

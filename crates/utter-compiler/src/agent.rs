@@ -1,15 +1,14 @@
 //! The one way in: an agent folder (or files in memory) opened with
-//! explicit options, checked once, lowered on demand. Every entry point
+//! explicit options, checked and lowered once. Every entry point
 //! opens agents through it: the CLI, the macro, build.rs, the language
 //! server, the hot reload, the strict loader and the snapshot check.
 
 use std::path::Path;
-use std::sync::OnceLock;
 
 use crate::bundled::Dialect;
 use crate::diagnostics::Finding;
 use crate::load::project::{ProjectFiles, ReadError};
-use crate::lower::{Registry, lower};
+use crate::lower::Registry;
 use crate::validate::Checked;
 
 /// How an agent is opened: values passed in, never fields set afterwards.
@@ -23,13 +22,13 @@ pub struct Options {
     pub without_bundled_defaults: bool,
 }
 
-/// An opened agent: its files, the check of them, and (on demand, once)
-/// the lowered registry.
+/// An opened agent: its files, the check of them, and the lowered registry
+/// (lowered once, by the check, whose analysis reads it).
 #[derive(Debug)]
 pub struct Agent {
     files: ProjectFiles,
     checked: Checked,
-    registry: OnceLock<Result<Registry, Vec<Finding>>>,
+    registry: Result<Registry, Vec<Finding>>,
 }
 
 impl Agent {
@@ -48,11 +47,18 @@ impl Agent {
             .dialect
             .unwrap_or_else(|| files.declared_dialect().unwrap_or_default());
         files.without_bundled_defaults = options.without_bundled_defaults;
-        let checked = crate::check(&files);
+        let (checked, usable) = crate::check_and_lower(&files);
+        // Without errors every response is usable: the lowering is the
+        // registry, done once.
+        let registry = if checked.has_errors() {
+            Err(checked.errors().cloned().collect())
+        } else {
+            Ok(usable)
+        };
         Agent {
             files,
             checked,
-            registry: OnceLock::new(),
+            registry,
         }
     }
 
@@ -77,15 +83,12 @@ impl Agent {
     }
 
     /// The lowered registry, or the error findings when the project has
-    /// errors (lowered once, on first use).
+    /// errors.
     ///
     /// # Errors
     /// The error findings of a project that has errors.
     pub fn registry(&self) -> Result<&Registry, &[Finding]> {
-        self.registry
-            .get_or_init(|| lower(&self.checked))
-            .as_ref()
-            .map_err(Vec::as_slice)
+        self.registry.as_ref().map_err(Vec::as_slice)
     }
 
     /// [`Agent::registry`], taken with the checked project.
@@ -93,11 +96,7 @@ impl Agent {
     /// # Errors
     /// The error findings of a project that has errors.
     pub fn into_registry(self) -> (Checked, Result<Registry, Vec<Finding>>) {
-        let registry = match self.registry.into_inner() {
-            Some(lowered) => lowered,
-            None => lower(&self.checked),
-        };
-        (self.checked, registry)
+        (self.checked, self.registry)
     }
 }
 

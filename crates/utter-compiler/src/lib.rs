@@ -73,9 +73,17 @@ pub use validate::{Checked, MergedResponse, Scope};
 /// on its own and reads only valid entries (a broken response is not
 /// analysed: no cascades; an error elsewhere does not hide the analysis).
 pub fn check(files: &ProjectFiles) -> Checked {
+    check_and_lower(files).0
+}
+
+/// [`check`], and the lowering of the usable responses the analysis read
+/// (the whole registry when the project has no errors). The pipeline in
+/// its order: validate, lower, analyse.
+pub(crate) fn check_and_lower(files: &ProjectFiles) -> (Checked, Registry) {
     let mut checked = validate::validate(files);
-    let found = analysis::findings(&checked);
+    let registry = lower_usable(&checked);
+    let found = analysis::findings(&checked, &registry);
     checked.findings.extend(found);
     diagnostics::sort_findings(&mut checked.findings);
-    checked
+    (checked, registry)
 }

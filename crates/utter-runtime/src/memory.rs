@@ -18,6 +18,30 @@ pub enum Visibility {
     Private,
 }
 
+impl Visibility {
+    /// The readability rule, owned here once: whether an entry of
+    /// `namespace` may be read while `active` is the active skill (`None`:
+    /// the project-root view, which any skill may deliver). Project and public
+    /// entries are readable everywhere; a private entry only while its own
+    /// skill is active. The compiler, the analysis and the language server ask
+    /// this function; generated typed views specialise it per entry and are
+    /// tested against it.
+    #[inline]
+    pub fn readable_in(self, namespace: &str, active: Option<&str>) -> bool {
+        match self {
+            Visibility::Project | Visibility::Public => true,
+            Visibility::Private => active == Some(namespace),
+        }
+    }
+
+    /// Whether readability depends on the active skill (so generated code
+    /// needs a guard for it).
+    #[inline]
+    pub fn depends_on_active_skill(self) -> bool {
+        matches!(self, Visibility::Private)
+    }
+}
+
 /// A declared memory entry. A compiled registry numbers its entries densely
 /// (`id` = index in its entry table, sorted by namespace then name), so
 /// [`SlotMemory`] reads in O(1). Generated code holds `Entry<&'static str>`;
@@ -384,10 +408,9 @@ impl<'m> Context<'m> {
     /// Whether the active view may read `entry`.
     #[inline]
     pub fn can_read<S: AsRef<str>, V>(&self, entry: &Entry<S, V>) -> bool {
-        match entry.visibility {
-            Visibility::Project | Visibility::Public => true,
-            Visibility::Private => self.skill == Some(entry.namespace.as_ref()),
-        }
+        entry
+            .visibility
+            .readable_in(entry.namespace.as_ref(), self.skill)
     }
 
     /// The value of `entry` in this view: `None` when unset or not readable.

@@ -1,7 +1,6 @@
 //! Completion: what may be typed at the cursor, by where the cursor is.
 
 use lsp_types::{CompletionItem, CompletionItemKind};
-use utter::Visibility;
 use utter_compiler::Checked;
 use utter_compiler::load::memory::MemoryDecl;
 
@@ -45,7 +44,7 @@ struct Cursor<'a> {
 impl Cursor<'_> {
     /// Whether a file here may read the entry.
     fn readable(&self, d: &MemoryDecl) -> bool {
-        d.visibility != Visibility::Private || Some(d.namespace.as_str()) == self.own
+        d.visibility.readable_in(&d.namespace, self.own)
     }
 }
 

@@ -1,22 +1,20 @@
-//! The analysis as findings: every project response under the view it is
-//! validated under (its skill's, or none for the root's). Reads the checked
-//! project directly (only conditions and entries are lowered), and
-//! analyses each distinct set of conditions once.
+//! The analysis as findings: every project response of the lowered
+//! registry under the view it is validated under (its skill's, or none for
+//! the root's), each distinct set of conditions analysed once.
 
 use std::collections::HashMap;
 
-use super::{Budget, Subject, Verdict, Why, analyse_subject, describe_witness};
+use super::{Budget, Subject, Verdict, Why, analyse_subject, describe_witness, home_view};
 use crate::diagnostics::{Finding, Severity, codes};
-use crate::load::responses::ConditionField;
-use crate::lower::{entry_ids, lower_condition, lower_entries, usable_responses};
-use crate::validate::{Checked, Scope};
+use crate::lower::Registry;
+use crate::validate::Checked;
 
-/// The findings of the variant analysis of `checked` (bundled responses
-/// are not the project's to fix). With errors in the project, only the
-/// [`usable_responses`] are analysed: an error elsewhere cannot change
-/// what they deliver, and a broken response is not analysed (no cascade).
-pub fn findings(checked: &Checked) -> Vec<Finding> {
-    let usable = checked.has_errors().then(|| usable_responses(checked));
+/// The findings of the variant analysis of `checked`, whose usable
+/// responses `registry` holds ([`crate::lower_usable`]: with errors in the
+/// project, an error elsewhere cannot change what they deliver, and a broken
+/// response is not analysed, so no cascade). Bundled responses are not the
+/// project's to fix.
+pub fn findings(checked: &Checked, registry: &Registry) -> Vec<Finding> {
     // Looked up per variant: a set, not a scan of every finding.
     let never_true: std::collections::HashSet<(&str, usize)> = checked
         .findings
@@ -24,40 +22,31 @@ pub fn findings(checked: &Checked) -> Vec<Finding> {
         .filter(|f| f.code == codes::NEVER_TRUE)
         .filter_map(|f| Some((f.response.as_deref()?, f.variant?)))
         .collect();
-    let entries = lower_entries(checked);
-    let ids = entry_ids(&entries);
+    let entries = &registry.entries;
     let mut out = Vec::new();
     // Responses with the same conditions, default and view get the same
     // verdicts: one analysis each.
     let mut seen: HashMap<String, Option<Vec<Verdict>>> = HashMap::new();
     let mut budget = Budget::project();
-    for (name, merged) in &checked.responses {
-        if crate::bundled::is_bundled(&merged.file)
-            || usable.as_ref().is_some_and(|u| !u.contains(name))
-        {
+    for (index, response) in registry.responses.iter().enumerate() {
+        if crate::bundled::is_bundled(&response.file) {
             continue;
         }
-        let Some(source) = checked.source(&merged.file) else {
+        let name = &response.name;
+        let (Some(merged), Some(source)) =
+            (checked.responses.get(name), checked.source(&response.file))
+        else {
             continue;
         };
-        let view = match &merged.scope {
-            Scope::Skill(s) => Some(s.as_str()),
-            Scope::Root => None,
-        };
-        // The same condition texts in the same view: the same verdicts.
-        let texts: Vec<Option<&str>> = merged
-            .raw
-            .variants
-            .iter()
-            .map(|v| match &v.condition {
-                ConditionField::Text { text, .. } => Some(text.trim()),
-                _ => None,
-            })
+        let view = home_view(registry, index);
+        let default = response.default;
+        let conditioned: Vec<usize> = (0..response.variants.len())
+            .filter(|&i| response.variants[i].condition.is_some())
             .collect();
-        let default = texts.iter().position(Option::is_none);
-        let conditioned: Vec<usize> = (0..texts.len()).filter(|&i| texts[i].is_some()).collect();
+        // The same condition texts in the same view: the same verdicts.
         let mut key = String::from(view.unwrap_or("\u{0}"));
-        for text in &texts {
+        for variant in &response.variants {
+            let text = variant.condition_text.as_deref();
             // Length-prefixed: no condition text can pose as two.
             key.push_str(&format!("|{}:", text.map_or(usize::MAX, str::len)));
             key.push_str(text.unwrap_or_default());
@@ -65,33 +54,23 @@ pub fn findings(checked: &Checked) -> Vec<Finding> {
         let verdicts = seen.entry(key).or_insert_with(|| {
             // A condition reading an `any`, `json` or `list` entry leaves the
             // response undecided: nothing to report, nothing to enumerate.
-            let unbounded = merged.conditions.iter().flatten().any(|c| {
-                c.refs().into_iter().any(|r| {
-                    let Some(&id) = ids.get(&(r.namespace.as_str(), r.entry.as_str())) else {
-                        return false;
-                    };
-                    let e = &entries[id];
-                    let readable = e.visibility != utter::Visibility::Private
-                        || view == Some(e.namespace.as_str());
-                    readable && super::domain::is_unbounded(e.ty)
-                })
-            });
+            let unbounded = response
+                .variants
+                .iter()
+                .filter_map(|v| v.condition.as_ref())
+                .flat_map(|c| c.refs())
+                .filter_map(|&id| entries.get(id))
+                .any(|e| {
+                    e.visibility.readable_in(&e.namespace, view)
+                        && super::domain::is_unbounded(e.ty)
+                });
             if unbounded {
                 return None;
             }
-            let conditions: Vec<(usize, crate::condition::Expr<usize>)> = merged
-                .conditions
-                .iter()
-                .enumerate()
-                .filter_map(|(i, c)| c.as_ref().map(|c| (i, lower_condition(c, &ids))))
-                .collect();
+            // Verdicts only: which placeholders may be unset is not asked.
             let subject = Subject {
-                entries: &entries,
-                skills: &checked.skills,
-                variants: texts.len(),
-                conditioned: conditions.iter().map(|(i, c)| (*i, c)).collect(),
-                default,
                 pieces: Vec::new(),
+                ..Subject::of(registry, index)
             };
             Some(analyse_subject(&subject, view, &mut budget).verdicts)
         });
@@ -179,7 +158,7 @@ pub fn findings(checked: &Checked) -> Vec<Finding> {
                     let names: Vec<String> = by.iter().map(|v| format!("variant {v}")).collect();
                     let first = by.first().copied().unwrap_or(0);
                     let example = match &verdicts[first] {
-                        Verdict::Reachable(w) => format!(" (variant {first} is delivered, e.g., when {})", describe_witness(&entries, w)),
+                        Verdict::Reachable(w) => format!(" (variant {first} is delivered, e.g., when {})", describe_witness(entries, w)),
                         _ => String::new(),
                     };
                     push(

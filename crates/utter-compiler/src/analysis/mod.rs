@@ -34,7 +34,7 @@ pub use unset::placeholder_findings;
 
 use std::collections::BTreeSet;
 
-use utter::{Context, Entry, EntryKey, EvalError, Memory, Value, ValueRef, Visibility};
+use utter::{Context, Entry, EntryKey, EvalError, Memory, Value, ValueRef};
 
 use crate::condition::Expr;
 use crate::lower::Registry;
@@ -224,7 +224,7 @@ pub fn analyse_subject(subject: &Subject<'_>, view: Option<&str>, budget: &mut B
     // The entries the conditions read in this view; the rest read as unset.
     let readable = |id: usize| {
         let e = &subject.entries[id];
-        e.visibility != Visibility::Private || view == Some(e.namespace.as_str())
+        e.visibility.readable_in(&e.namespace, view)
     };
     let mut read: BTreeSet<usize> = BTreeSet::new();
     let mut comparisons = Comparisons::new(subject.entries.len());

@@ -236,45 +236,12 @@ pub fn typed_memory(decls: &[MemoryDecl]) -> TokenStream {
         // Reported as findings; an expansion with errors keeps going.
         return typed_memory(&[]);
     }
-    let mut structs = Vec::new();
-    let mut enums = Vec::new();
-    for (ns, _, struct_name) in &names.namespaces {
-        let struct_ident = ident(struct_name);
-        let members: Vec<(usize, &MemoryDecl)> = decls
-            .iter()
-            .enumerate()
-            .filter(|(_, d)| d.namespace == *ns)
-            .collect();
-        let fields = members.iter().map(|(id, d)| {
-            let field = ident(&names.entries[*id].field);
-            let ty = field_type(d, names.entries[*id].enum_name.as_deref());
-            let doc = field_doc(d);
-            quote!(#(#[doc = #doc])* pub #field: ::core::option::Option<#ty>)
-        });
-        let file = members.first().map_or("", |(_, d)| d.file.as_str());
-        let doc = if ns == "project" {
-            " The `project` namespace: the root `memory.yml`.".to_owned()
-        } else {
-            format!(
-                " The memory of skill `{}` (`{}`).",
-                doc_text(ns, 80),
-                doc_text(file, 200)
-            )
-        };
-        structs.push(quote! {
-            #[doc = #doc]
-            #[derive(Clone, Debug, Default, PartialEq)]
-            #[allow(non_snake_case)]
-            pub struct #struct_ident {
-                #(#fields,)*
-            }
-        });
-        for (id, d) in &members {
-            if let Some(name) = &names.entries[*id].enum_name {
-                enums.push(categorical_enum(d, name, &names.entries[*id].variants));
-            }
-        }
-    }
+    let (enums, structs) = namespace_types(decls, &names);
+    let ReaderBodies {
+        value_body,
+        holds_body,
+        holds_text_body,
+    } = reader_bodies(decls, &names);
     let ns_fields = names.namespaces.iter().map(|(ns, field, struct_name)| {
         let field = ident(field);
         let ty = ident(struct_name);
@@ -296,71 +263,6 @@ pub fn typed_memory(decls: &[MemoryDecl]) -> TokenStream {
         let id = Literal::usize_unsuffixed(id);
         quote!(#id => self.#path = ::core::option::Option::None)
     });
-    // A private entry reads as None unless its own skill is active.
-    let guards = decls
-        .iter()
-        .enumerate()
-        .filter(|(_, d)| d.visibility == Visibility::Private)
-        .map(|(id, d)| {
-            let skill = yaml_variant(&d.namespace);
-            let id = Literal::usize_unsuffixed(id);
-            quote!(#id if self.skill != ::core::option::Option::Some(Skill::#skill) => ::utter::ValueRef::None)
-        });
-    let guards: Vec<TokenStream> = guards.collect();
-    let value_body = if guards.is_empty() {
-        quote!(self.memory.slot(entry.id))
-    } else {
-        quote! {
-            match entry.id {
-                #(#guards,)*
-                id => self.memory.slot(id),
-            }
-        }
-    };
-    let categorical = decls.iter().enumerate().filter_map(|(id, d)| {
-        names.entries[id].enum_name.as_ref()?;
-        let path = field_path(d, &names, id);
-        let readable = if d.visibility == Visibility::Private {
-            let skill = yaml_variant(&d.namespace);
-            quote!(self.skill == ::core::option::Option::Some(Skill::#skill) &&)
-        } else {
-            quote!()
-        };
-        let id = Literal::usize_unsuffixed(id);
-        Some(quote! {
-            #id => #readable matches!(self.memory.#path, ::core::option::Option::Some(value) if value as usize == index)
-        })
-    });
-    let categorical: Vec<TokenStream> = categorical.collect();
-    let fallback = quote!(::utter::__private::eq_str(
-        self.value(entry),
-        entry.values[index]
-    ));
-    let holds_body = if categorical.is_empty() {
-        fallback
-    } else {
-        quote! {
-            match entry.id {
-                #(#categorical,)*
-                _ => #fallback,
-            }
-        }
-    };
-    let text_fallback = quote!(::utter::__private::eq_str(self.value(entry), text));
-    let holds_text_body = if categorical.is_empty() {
-        // No value numbers to compare: the text answers.
-        quote! {
-            let _ = index;
-            #text_fallback
-        }
-    } else {
-        quote! {
-            match entry.id {
-                #(#categorical,)*
-                _ => #text_fallback,
-            }
-        }
-    };
     quote! {
         #(#enums)*
         #(#structs)*
@@ -531,5 +433,135 @@ pub fn typed_memory(decls: &[MemoryDecl]) -> TokenStream {
                 #holds_text_body
             }
         }
+    }
+}
+
+/// One struct per namespace (its typed fields) and one enum per categorical
+/// entry.
+fn namespace_types(
+    decls: &[MemoryDecl],
+    names: &TypedNames,
+) -> (Vec<TokenStream>, Vec<TokenStream>) {
+    let mut structs = Vec::new();
+    let mut enums = Vec::new();
+    for (ns, _, struct_name) in &names.namespaces {
+        let struct_ident = ident(struct_name);
+        let members: Vec<(usize, &MemoryDecl)> = decls
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| d.namespace == *ns)
+            .collect();
+        let fields = members.iter().map(|(id, d)| {
+            let field = ident(&names.entries[*id].field);
+            let ty = field_type(d, names.entries[*id].enum_name.as_deref());
+            let doc = field_doc(d);
+            quote!(#(#[doc = #doc])* pub #field: ::core::option::Option<#ty>)
+        });
+        let file = members.first().map_or("", |(_, d)| d.file.as_str());
+        let doc = if ns == "project" {
+            " The `project` namespace: the root `memory.yml`.".to_owned()
+        } else {
+            format!(
+                " The memory of skill `{}` (`{}`).",
+                doc_text(ns, 80),
+                doc_text(file, 200)
+            )
+        };
+        structs.push(quote! {
+            #[doc = #doc]
+            #[derive(Clone, Debug, Default, PartialEq)]
+            #[allow(non_snake_case)]
+            pub struct #struct_ident {
+                #(#fields,)*
+            }
+        });
+        for (id, d) in &members {
+            if let Some(name) = &names.entries[*id].enum_name {
+                enums.push(categorical_enum(d, name, &names.entries[*id].variants));
+            }
+        }
+    }
+    (enums, structs)
+}
+
+/// The bodies of the typed view's `Reader` methods: each entry read as one
+/// field, a private entry guarded by its skill, a categorical entry compared
+/// by value number.
+struct ReaderBodies {
+    value_body: TokenStream,
+    holds_body: TokenStream,
+    holds_text_body: TokenStream,
+}
+
+fn reader_bodies(decls: &[MemoryDecl], names: &TypedNames) -> ReaderBodies {
+    // A private entry reads as None unless its own skill is active.
+    let guards = decls
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| d.visibility.depends_on_active_skill())
+        .map(|(id, d)| {
+            let skill = yaml_variant(&d.namespace);
+            let id = Literal::usize_unsuffixed(id);
+            quote!(#id if self.skill != ::core::option::Option::Some(Skill::#skill) => ::utter::ValueRef::None)
+        });
+    let guards: Vec<TokenStream> = guards.collect();
+    let value_body = if guards.is_empty() {
+        quote!(self.memory.slot(entry.id))
+    } else {
+        quote! {
+            match entry.id {
+                #(#guards,)*
+                id => self.memory.slot(id),
+            }
+        }
+    };
+    let categorical = decls.iter().enumerate().filter_map(|(id, d)| {
+        names.entries[id].enum_name.as_ref()?;
+        let path = field_path(d, names, id);
+        let readable = if d.visibility.depends_on_active_skill() {
+            let skill = yaml_variant(&d.namespace);
+            quote!(self.skill == ::core::option::Option::Some(Skill::#skill) &&)
+        } else {
+            quote!()
+        };
+        let id = Literal::usize_unsuffixed(id);
+        Some(quote! {
+            #id => #readable matches!(self.memory.#path, ::core::option::Option::Some(value) if value as usize == index)
+        })
+    });
+    let categorical: Vec<TokenStream> = categorical.collect();
+    let fallback = quote!(::utter::__private::eq_str(
+        self.value(entry),
+        entry.values[index]
+    ));
+    let holds_body = if categorical.is_empty() {
+        fallback
+    } else {
+        quote! {
+            match entry.id {
+                #(#categorical,)*
+                _ => #fallback,
+            }
+        }
+    };
+    let text_fallback = quote!(::utter::__private::eq_str(self.value(entry), text));
+    let holds_text_body = if categorical.is_empty() {
+        // No value numbers to compare: the text answers.
+        quote! {
+            let _ = index;
+            #text_fallback
+        }
+    } else {
+        quote! {
+            match entry.id {
+                #(#categorical,)*
+                _ => #text_fallback,
+            }
+        }
+    };
+    ReaderBodies {
+        value_body,
+        holds_body,
+        holds_text_body,
     }
 }

@@ -148,9 +148,7 @@ fn unreadable_note(
         .refs()
         .into_iter()
         .filter_map(|&id| registry.entries.get(id))
-        .filter(|e| {
-            e.visibility == utter::Visibility::Private && view != Some(e.namespace.as_str())
-        })
+        .filter(|e| !e.visibility.readable_in(&e.namespace, view))
         .map(|e| {
             format!(
                 "`session.{}.{}` (private to skill `{}`)",
