@@ -78,7 +78,7 @@ fn condition(rng: &mut Rng, chosen: &[usize], depth: usize) -> String {
         1 | 2 => {
             let mut out = operand(rng, chosen);
             for _ in 0..1 + rng.below(3) {
-                let op = *rng.pick(&["<", "<=", ">", ">=", "==", "!="]);
+                let op = *rng.pick(&utter_synth::operator_symbols());
                 let _ = write!(out, " {op} {}", operand(rng, chosen));
             }
             out

@@ -196,6 +196,34 @@ pub enum CmpOp {
 }
 
 impl CmpOp {
+    /// Every comparison operator: the one table the layers are built from
+    /// and tested against (CONTRIBUTING.md, "Adding a comparison operator").
+    pub const ALL: [CmpOp; 6] = [
+        CmpOp::Eq,
+        CmpOp::Ne,
+        CmpOp::Lt,
+        CmpOp::Le,
+        CmpOp::Gt,
+        CmpOp::Ge,
+    ];
+
+    /// The operator written as `symbol` in a condition, if it is one.
+    pub fn from_symbol(symbol: &str) -> Option<CmpOp> {
+        CmpOp::ALL.into_iter().find(|op| op.symbol() == symbol)
+    }
+
+    /// The variant's name, as generated code spells it (`CmpOp::Le`).
+    pub fn variant_name(self) -> &'static str {
+        match self {
+            CmpOp::Eq => "Eq",
+            CmpOp::Ne => "Ne",
+            CmpOp::Lt => "Lt",
+            CmpOp::Le => "Le",
+            CmpOp::Gt => "Gt",
+            CmpOp::Ge => "Ge",
+        }
+    }
+
     /// The operator as written in a condition.
     pub fn symbol(self) -> &'static str {
         match self {

@@ -166,7 +166,7 @@ fn condition(rng: &mut Rng, readable: &[&SynthEntry], depth: usize) -> String {
         if rng.chance(20) {
             return operand(rng);
         }
-        let ops = ["==", "!=", "<", "<=", ">", ">="];
+        let ops = operator_symbols();
         let mut left = operand(rng);
         let mut out = left.clone();
         let max_ops = if rng.chance(80) { 1 } else { 3 };
@@ -395,6 +395,15 @@ pub fn scaled_project(responses: usize, variants: usize) -> Vec<(String, String)
 /// conditioned variants and a default each, the conditions differing in
 /// their operators and in comparing an int or a string, which no two shapes
 /// share. What straight-line code's build cost follows besides the
+/// Every comparison operator as written, from the runtime's one table
+/// (`CmpOp::ALL`): a new operator enters every generated agent.
+pub fn operator_symbols() -> Vec<&'static str> {
+    utter::CmpOp::ALL
+        .into_iter()
+        .map(utter::CmpOp::symbol)
+        .collect()
+}
+
 /// responses (see `codegen::STRAIGHT_LINE_BUDGET`).
 pub fn shaped_project(responses: usize, shapes: usize) -> Vec<(String, String)> {
     const OPERATORS: [&str; 6] = ["==", "!=", "<", "<=", ">", ">="];

@@ -72,7 +72,7 @@ fn typed_comparison(rng: &mut Rng, reference: &str, ty: SynthType) -> String {
                     rng.pick(&numbers)
                 );
             }
-            let ops = ["==", "!=", "<", "<=", ">", ">="];
+            let ops = crate::operator_symbols();
             format!("{reference} {} {}", rng.pick(&ops), rng.pick(&numbers))
         }
         SynthType::Bool => match rng.below(3) {
@@ -113,7 +113,7 @@ fn typed_comparison(rng: &mut Rng, reference: &str, ty: SynthType) -> String {
             }
         }
         SynthType::Any => {
-            let ops = ["==", "!=", "<", "<=", ">", ">="];
+            let ops = crate::operator_symbols();
             let literal = if rng.chance(50) {
                 rng.pick(&numbers)
             } else {

@@ -17,16 +17,18 @@ pub struct EntryTypes<'a> {
     pub types: &'a [(EntryType, &'a [String])],
 }
 
-/// A comparison operator, as imported into the compiled module.
+/// A comparison operator, as imported into the compiled module
+/// ([`operator_imports`]).
 fn cmp_op(op: CmpOp) -> TokenStream {
-    match op {
-        CmpOp::Eq => quote!(Eq),
-        CmpOp::Ne => quote!(Ne),
-        CmpOp::Lt => quote!(Lt),
-        CmpOp::Le => quote!(Le),
-        CmpOp::Gt => quote!(Gt),
-        CmpOp::Ge => quote!(Ge),
-    }
+    let name = proc_macro2::Ident::new(op.variant_name(), proc_macro2::Span::call_site());
+    quote!(#name)
+}
+
+/// `CmpOp::{Eq, ...}`: every operator of the table, imported by name into
+/// the compiled module.
+pub fn operator_imports() -> TokenStream {
+    let ops = CmpOp::ALL.into_iter().map(cmp_op);
+    quote!(CmpOp::{#(#ops),*})
 }
 
 /// Whether evaluating `expr` can fail (an ordering can be a TypeError).

@@ -59,6 +59,7 @@ fn float(f: f64) -> TokenStream {
 /// The private module every expansion has, with its imports; `form` says
 /// how its responses were compiled and why (its doc, read in `utter expand`).
 fn compiled_module(form: &str, items: TokenStream) -> TokenStream {
+    let operators = conditions::operator_imports();
     quote! {
         #[doc = #form]
         #[doc(hidden)]
@@ -93,7 +94,7 @@ fn compiled_module(form: &str, items: TokenStream) -> TokenStream {
                 eq_bool, eq_float, eq_int, eq_str, holds, int_key, ord_float, ord_int, ord_str, pick, put, Out, WriteFn,
                 deliver as deliver_compiled, rendered as render_selected,
             };
-            use ::utter::{CmpOp::{Eq, Ge, Gt, Le, Lt, Ne}, EntryType, py_eq};
+            use ::utter::{#operators, EntryType, py_eq};
             use ::utter::Piece::{Bare, Session, Text};
             use ::utter::ValueRef as V;
             use ::utter::Visibility::{Private, Project, Public};

@@ -127,12 +127,10 @@ impl<'t> Parser<'t> {
     fn comparison_op(&mut self) -> Result<Option<CmpOp>, ConditionError> {
         let t = self.peek();
         let op = match &t.tok {
-            Tok::Op("==") => CmpOp::Eq,
-            Tok::Op("!=") => CmpOp::Ne,
-            Tok::Op("<") => CmpOp::Lt,
-            Tok::Op("<=") => CmpOp::Le,
-            Tok::Op(">") => CmpOp::Gt,
-            Tok::Op(">=") => CmpOp::Ge,
+            Tok::Op(symbol) => match CmpOp::from_symbol(symbol) {
+                Some(op) => op,
+                None => return Ok(None),
+            },
             Tok::Name(n) if n == "in" => {
                 return Err(err(
                     t.span.clone(),

@@ -197,6 +197,13 @@ mod tests {
     use super::*;
 
     #[test]
+    fn every_operator_of_the_table_has_a_byte() {
+        for op in CmpOp::ALL {
+            assert_eq!(operator(operator_byte(op)), Some(op), "{}", op.symbol());
+        }
+    }
+
+    #[test]
     fn every_tag_and_operator_reads_back() {
         for byte in 0..=u8::MAX {
             if let Ok(tag) = PieceTag::try_from(byte) {
