@@ -27,9 +27,39 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// Top-level module -> the top-level modules it names through `crate::`
-/// (test modules excluded).
+/// The names the crate root re-exports (`pub use module::{A, b as C};`),
+/// each with the top-level module it comes from: `crate::A` names that
+/// module as surely as `crate::module::A`.
+fn root_reexports(src: &Path) -> BTreeMap<String, String> {
+    let root = ["lib.rs", "main.rs"]
+        .iter()
+        .find_map(|f| std::fs::read_to_string(src.join(f)).ok())
+        .unwrap_or_default();
+    let mut out = BTreeMap::new();
+    for statement in root.split(';') {
+        let Some((_, path)) = statement.rsplit_once("pub use ") else {
+            continue;
+        };
+        let Some((module, rest)) = path.split_once("::") else {
+            continue;
+        };
+        let names = rest.trim_start_matches('{').trim_end_matches('}');
+        for name in names.split(',') {
+            let exported = name.split(" as ").last().unwrap_or_default().trim();
+            let exported = exported.rsplit("::").next().unwrap_or_default();
+            if !exported.is_empty() {
+                out.insert(exported.to_owned(), module.trim().to_owned());
+            }
+        }
+    }
+    out
+}
+
+/// Top-level module -> the top-level modules it names through `crate::`,
+/// directly or through a re-export of the crate root (test modules
+/// excluded).
 fn imports(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
+    let reexports = root_reexports(src);
     let mut files = Vec::new();
     rust_files(src, &mut files);
     let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
@@ -45,7 +75,15 @@ fn imports(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
             continue;
         }
         let text = std::fs::read_to_string(&file).expect("a source file");
-        let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+        // Code only: doc links name items without importing them.
+        let code: String = text
+            .split("#[cfg(test)]")
+            .next()
+            .unwrap_or_default()
+            .lines()
+            .filter(|line| !line.trim_start().starts_with("//"))
+            .collect::<Vec<_>>()
+            .join("\n");
         for (at, _) in code.match_indices("crate::") {
             let name: String = code[at + 7..]
                 .chars()
@@ -53,8 +91,13 @@ fn imports(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
                 .collect();
             let is_module =
                 src.join(format!("{name}.rs")).exists() || src.join(&name).join("mod.rs").exists();
-            if !name.is_empty() && name != module && is_module {
-                edges.entry(module.clone()).or_default().insert(name);
+            let target = if is_module {
+                Some(name)
+            } else {
+                reexports.get(&name).cloned()
+            };
+            if let Some(target) = target.filter(|t| !t.is_empty() && *t != module) {
+                edges.entry(module.clone()).or_default().insert(target);
             }
         }
     }
@@ -201,4 +244,42 @@ fn readability_is_decided_in_one_place() {
         offenders.is_empty(),
         "readability decided outside Visibility::readable_in: {offenders:#?}"
     );
+}
+
+/// The compiler's pipeline in dependency order: a module imports only from
+/// modules before it (the leaves before `load` are shared by every step;
+/// `agent`, the front door, opens, checks and lowers, and every back end
+/// after it opens agents through it).
+#[test]
+fn the_compiler_imports_only_down_the_pipeline() {
+    const ORDER: [&str; 15] = [
+        "unicode",
+        "diagnostics",
+        "bundled",
+        "condition",
+        "template",
+        "load",
+        "names",
+        "validate",
+        "lower",
+        "analysis",
+        "agent",
+        "interpret",
+        "snapshot",
+        "codegen",
+        "strict",
+    ];
+    let edges = imports(&workspace().join("crates/utter-compiler/src"));
+    let rank = |m: &str| ORDER.iter().position(|o| *o == m);
+    let mut upward = Vec::new();
+    for (module, named) in &edges {
+        let from = rank(module).unwrap_or_else(|| panic!("`{module}` is not in ORDER"));
+        for to in named {
+            let to_rank = rank(to).unwrap_or_else(|| panic!("`{to}` is not in ORDER"));
+            if to_rank > from {
+                upward.push(format!("{module} -> {to}"));
+            }
+        }
+    }
+    assert!(upward.is_empty(), "imports up the pipeline: {upward:#?}");
 }

@@ -20,7 +20,7 @@ fn the_agent_declares_its_dialect_to_every_way_in() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/maestro-agent");
     // Read: the declared dialect, clean.
     let files = ProjectFiles::read(&dir).expect("the example reads");
-    assert_eq!(files.dialect, Dialect::Maestro);
+    assert_eq!(files.dialect(), Dialect::Maestro);
     assert!(check(&files).findings.is_empty());
     // The macro: the bundled greeting exists.
     assert!(maestro_declared::Response::UtterGreet.is_bundled());
@@ -29,7 +29,7 @@ fn the_agent_declares_its_dialect_to_every_way_in() {
         ("responses.yml", "responses:\n  utter_a:\n    - text: a\n"),
         ("utter.yml", "dialect: maestr\ncolour: red\n"),
     ]);
-    assert_eq!(bad.dialect, Dialect::Mantle);
+    assert_eq!(bad.dialect(), Dialect::Mantle);
     let checked = check(&bad);
     let found: Vec<(&str, usize, Option<&str>)> = checked
         .findings
@@ -54,11 +54,19 @@ fn the_agent_declares_its_dialect_to_every_way_in() {
     );
 }
 
+/// `files` checked in `dialect`, as the CLI's `--dialect` opens them.
+fn in_dialect(files: ProjectFiles, dialect: Dialect) -> utter_compiler::Checked {
+    let options = utter_compiler::OpenOptions {
+        dialect: Some(dialect),
+        ..Default::default()
+    };
+    utter_compiler::Agent::from_files(files, options).into_checked()
+}
+
 fn example(dialect: Dialect) -> utter_compiler::Checked {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/maestro-agent");
-    let mut files = ProjectFiles::read(&dir).expect("the example reads");
-    files.dialect = dialect;
-    check(&files)
+    let files = ProjectFiles::read(&dir).expect("the example reads");
+    in_dialect(files, dialect)
 }
 
 #[test]
@@ -115,12 +123,11 @@ fn the_same_agent_under_mantle_misses_utter_greet() {
 
 #[test]
 fn a_condition_in_a_maestro_agent_is_an_error_with_the_fix() {
-    let mut files = ProjectFiles::from_files([(
+    let files = ProjectFiles::from_files([(
         "responses.yml".to_owned(),
         b"responses:\n  utter_greet:\n    - text: Hi VIP\n      condition: session.project.vip\n    - text: Hi\n".to_vec(),
     ), ("memory.yml".to_owned(), b"vip: {type: bool}\n".to_vec())]);
-    files.dialect = Dialect::Maestro;
-    let checked = check(&files);
+    let checked = in_dialect(files.clone(), Dialect::Maestro);
     let found: Vec<(&str, Option<usize>)> = checked
         .findings
         .iter()
@@ -139,20 +146,18 @@ fn a_condition_in_a_maestro_agent_is_an_error_with_the_fix() {
             .is_some_and(|h| h.contains("--dialect mantle"))
     );
     // The project's `utter_greet` overrides the bundled one.
-    files.dialect = Dialect::Mantle;
-    assert!(check(&files).findings.is_empty());
+    assert!(in_dialect(files, Dialect::Mantle).findings.is_empty());
 }
 
 /// Under Maestro a second plain variant is never delivered, and the help
 /// says to remove it: never to add a `condition`, which Maestro refuses.
 #[test]
 fn maestro_help_never_suggests_a_condition() {
-    let mut files = ProjectFiles::from_files([(
+    let files = ProjectFiles::from_files([(
         "responses.yml",
         "responses:\n  utter_a:\n    - one\n    - two\n",
     )]);
-    files.dialect = Dialect::Maestro;
-    let checked = check(&files);
+    let checked = in_dialect(files.clone(), Dialect::Maestro);
     let finding = checked
         .findings
         .iter()

@@ -37,43 +37,21 @@ macro_rules! skill {
     };
 }
 
-/// Which flavour of the format an agent is written in.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Dialect {
-    /// Rasa Mantle (rasa-pro 3.21.0): conditional variants, and 3.21.0's
-    /// bundled layer.
-    #[default]
-    Mantle,
-    /// Rasa Maestro: the first entry of a response's list is delivered (no
-    /// conditional variants), and the older bundled layer (rasa-pro 3.20.5's),
-    /// whose `default_session_start` greets with `utter_greet` and whose
-    /// `default_completed` also asks `utter_ask_how_to_help`.
-    Maestro,
+pub use utter::Dialect;
+
+/// The bundled default skills of `dialect`, sorted by id.
+pub fn skills(dialect: Dialect) -> &'static [BundledSkill] {
+    match dialect {
+        Dialect::Mantle => SKILLS,
+        Dialect::Maestro => MAESTRO_SKILLS,
+    }
 }
 
-impl Dialect {
-    /// The bundled default skills of this dialect, sorted by id.
-    pub fn skills(self) -> &'static [BundledSkill] {
-        match self {
-            Dialect::Mantle => SKILLS,
-            Dialect::Maestro => MAESTRO_SKILLS,
-        }
-    }
-
-    /// The packaged system responses of this dialect.
-    pub fn system_responses(self) -> &'static str {
-        match self {
-            Dialect::Mantle => SYSTEM_RESPONSES,
-            Dialect::Maestro => include_str!("../bundled/maestro/system/responses.yml"),
-        }
-    }
-
-    /// `mantle` or `maestro`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Dialect::Mantle => "mantle",
-            Dialect::Maestro => "maestro",
-        }
+/// The packaged system responses of `dialect`.
+pub fn system_responses(dialect: Dialect) -> &'static str {
+    match dialect {
+        Dialect::Mantle => SYSTEM_RESPONSES,
+        Dialect::Maestro => include_str!("../bundled/maestro/system/responses.yml"),
     }
 }
 

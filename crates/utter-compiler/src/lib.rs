@@ -50,6 +50,7 @@ pub mod load;
 pub mod lower;
 mod names;
 pub mod snapshot;
+mod strict;
 pub mod template;
 mod unicode;
 mod validate;
@@ -62,9 +63,10 @@ mod guide_cli_and_ci {}
 
 pub use agent::{Agent, Options as OpenOptions};
 pub use diagnostics::{Finding, Severity, SourceFile, codes};
-pub use interpret::{Interpreter, RegistryError};
+pub use interpret::Interpreter;
 pub use load::project::{ProjectFiles, ReadError};
 pub use lower::{Registry, ResponseIndex, lower, lower_usable, usable_responses};
+pub use strict::RegistryError;
 pub use unicode::is_invisible;
 pub use validate::{Checked, MergedResponse, Scope};
 

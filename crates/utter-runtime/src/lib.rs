@@ -11,6 +11,7 @@
 pub mod __private;
 mod compiled;
 mod delivery;
+mod dialect;
 mod fast;
 mod fields;
 mod format;
@@ -31,6 +32,7 @@ mod value;
 mod writer;
 
 pub use delivery::{AsyncRephraser, Delivery, Rephraser, Spoken};
+pub use dialect::Dialect;
 pub use format::{py_str, write_py_repr, write_py_str};
 pub use memory::{
     Context, Entry, EntryKey, MapMemory, Memory, Reader, SetMemory, SkillId, SlotMemory,

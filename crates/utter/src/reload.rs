@@ -19,8 +19,8 @@ pub use events::{ReloadError, ReloadEvent};
 pub struct CompiledAgent {
     /// The agent folder it was compiled from, when known.
     pub folder: Option<&'static str>,
-    /// `mantle` or `maestro`.
-    pub dialect: &'static str,
+    /// The dialect it was checked in.
+    pub dialect: utter_runtime::Dialect,
     pub without_bundled_defaults: bool,
     /// Response names, in `Response::ALL` order.
     pub responses: &'static [&'static str],

@@ -128,11 +128,8 @@ impl syn::parse::Parse for MacroInput {
             } else if option == "without_bundled_defaults" {
                 without_bundled_defaults = true;
                 None
-            } else if option == "maestro" {
-                dialect = Some(crate::bundled::Dialect::Maestro);
-                None
-            } else if option == "mantle" {
-                dialect = Some(crate::bundled::Dialect::Mantle);
+            } else if let Some(named) = crate::bundled::Dialect::from_name(&option.to_string()) {
+                dialect = Some(named);
                 None
             } else if option == "compact" {
                 Some(Strategy::Compact)

@@ -144,10 +144,10 @@ pub fn reload_items(registry: Option<&Registry>, origin: &Origin) -> TokenStream
             quote!(Some(#path))
         }
     };
-    let dialect = lit_str(match origin.dialect {
-        Dialect::Mantle => "mantle",
-        Dialect::Maestro => "maestro",
-    });
+    let dialect = proc_macro2::Ident::new(
+        origin.dialect.variant_name(),
+        proc_macro2::Span::call_site(),
+    );
     let without_bundled_defaults = origin.without_bundled_defaults;
     let schema = Literal::u64_suffixed(schema_fingerprint(registry));
     let wording = registry
@@ -160,7 +160,7 @@ pub fn reload_items(registry: Option<&Registry>, origin: &Origin) -> TokenStream
         /// edited agent against.
         pub static AGENT: ::utter::__reload::CompiledAgent = ::utter::__reload::CompiledAgent {
             folder: #folder,
-            dialect: #dialect,
+            dialect: ::utter::Dialect::#dialect,
             without_bundled_defaults: #without_bundled_defaults,
             responses: &NAMES,
             skills: SKILL_IDS,

@@ -34,11 +34,13 @@ pub struct ProjectFiles {
     pub skipped: Vec<(String, Skipped)>,
     /// Check and compile without the bundled defaults (the packaged system
     /// responses and the default skills), for agents that use neither.
-    pub without_bundled_defaults: bool,
+    /// Set only by [`crate::Agent`] from its options.
+    pub(crate) without_bundled_defaults: bool,
     /// The flavour of the format: as the agent's `utter.yml` declares it
     /// (Mantle when it does not), unless the caller chooses another (a
     /// command-line or macro option).
-    pub dialect: crate::bundled::Dialect,
+    /// Set only by [`crate::Agent`] from its options.
+    pub(crate) dialect: crate::bundled::Dialect,
 }
 
 /// Why a path in the agent folder was not read.
@@ -298,6 +300,17 @@ fn read_optional(path: &Path, root: &Path) -> Result<Found, ReadError> {
 }
 
 impl ProjectFiles {
+    /// The dialect these files are checked in: the agent's `utter.yml`'s
+    /// (Mantle when it declares none), or what [`crate::OpenOptions`] chose.
+    pub fn dialect(&self) -> crate::bundled::Dialect {
+        self.dialect
+    }
+
+    /// Whether these files are checked without the bundled defaults.
+    pub fn without_bundled_defaults(&self) -> bool {
+        self.without_bundled_defaults
+    }
+
     /// Reads the project in `dir`.
     pub fn read(dir: &Path) -> Result<Self, ReadError> {
         let mut project = Self::read_tree(dir)?;

@@ -36,10 +36,9 @@ pub fn walk(cx: &mut FileCx<'_>, root: Option<&Node>) -> Settings {
     };
     for (key, (key_span, value)) in entries {
         match key.as_str() {
-            "dialect" => match value.as_scalar().map(|s| s.value.as_str()) {
-                Some("mantle") => settings.dialect = Some(Dialect::Mantle),
-                Some("maestro") => settings.dialect = Some(Dialect::Maestro),
-                _ => {
+            "dialect" => match value.as_scalar().and_then(|s| Dialect::from_name(&s.value)) {
+                Some(dialect) => settings.dialect = Some(dialect),
+                None => {
                     cx.report(
                         codes::SETTINGS_INVALID,
                         Severity::Error,

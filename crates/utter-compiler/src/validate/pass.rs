@@ -142,7 +142,7 @@ pub(super) fn bundled_skills(files: &ProjectFiles) -> &'static [bundled::Bundled
     if files.without_bundled_defaults {
         &[]
     } else {
-        files.dialect.skills()
+        bundled::skills(files.dialect)
     }
 }
 
@@ -160,7 +160,7 @@ pub(super) fn units(files: &ProjectFiles) -> Vec<Unit<'_>> {
         scope: Scope::Root,
         responses: Some((
             bundled::label("system", "responses.yml"),
-            files.dialect.system_responses().as_bytes(),
+            bundled::system_responses(files.dialect).as_bytes(),
         )),
         memory: None,
         bundled: true,

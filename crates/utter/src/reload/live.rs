@@ -15,7 +15,6 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
 use std::time::Duration;
 
 use notify::Watcher as _;
-use utter_compiler::bundled::Dialect;
 use utter_compiler::codegen::{self, reload::schema_fingerprint, reload::wording_fingerprint};
 use utter_compiler::diagnostics::escape::escape;
 use utter_compiler::{Agent, OpenOptions, Registry};
@@ -330,11 +329,7 @@ impl Live {
     fn load(&self, folder: &Path) -> Result<Registry, ReloadEvent> {
         // As the agent was compiled: its dialect and bundled layer.
         let options = OpenOptions {
-            dialect: Some(if self.agent.dialect == "maestro" {
-                Dialect::Maestro
-            } else {
-                Dialect::Mantle
-            }),
+            dialect: Some(self.agent.dialect),
             without_bundled_defaults: self.agent.without_bundled_defaults,
         };
         let agent = Agent::open(folder, options).map_err(|e| ReloadEvent::Rejected {
