@@ -241,3 +241,24 @@ fn an_agent_that_declares_maestro_is_built_as_maestro() {
     assert!(matches!(err, Error::Findings(1)), "{err}");
     let _ = std::fs::remove_file(out);
 }
+
+/// A Maestro agent compiled by build.rs is compiled as Maestro without
+/// being told (its utter.yml says so), and the generated code says which
+/// dialect it was compiled in, typed, for a hot reload to check the same way.
+#[test]
+fn a_maestro_agent_is_compiled_as_maestro_by_build_rs() {
+    let example = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/maestro-agent");
+    let out_dir = temp_project("maestro", &[]);
+    std::fs::create_dir_all(&out_dir).unwrap();
+    let out = out_dir.join("out.rs");
+    let mut directives = Vec::new();
+    let output = Builder::new("agent")
+        .compile_paths(&example, &out, &mut directives)
+        .expect("the Maestro example compiles");
+    assert_eq!(output.warnings, 0);
+    let source = std::fs::read_to_string(&out).unwrap();
+    assert!(source.contains("dialect: ::utter::Dialect::Maestro"));
+    // The bundled greeting of the Maestro layer (Mantle has none).
+    assert!(source.contains("UtterGreet"));
+    let _ = std::fs::remove_dir_all(&out_dir);
+}
