@@ -162,12 +162,7 @@ pub fn generate_from(registry: &Registry, strategy: Strategy, origin: &Origin) -
         }
     };
     let mut when_conditions = Vec::new();
-    let skills = skills::skill_items(
-        &registry.skills,
-        Some(registry),
-        &mut conditions,
-        &mut when_conditions,
-    );
+    let skills = skills::skill_items(registry, &mut conditions, &mut when_conditions);
     let reload = reload::reload_items(Some(registry), origin);
     let module = compiled_module(
         &form,
@@ -238,9 +233,7 @@ pub fn skeleton(checked: &Checked) -> TokenStream {
     let (common, tables) = lookup::common_items(&names, &docs, &bundled, &checked.skills);
     let mut skill_ids: Vec<String> = checked.skills.clone();
     skill_ids.dedup_by(|a, b| crate::names::variant_name(a) == crate::names::variant_name(b));
-    let no_types: Vec<(utter::EntryType, &[String])> = Vec::new();
-    let mut conditions = Conditions::new(EntryTypes { types: &no_types });
-    let skills = skills::skill_items(&skill_ids, None, &mut conditions, &mut Vec::new());
+    let skills = skills::skeleton_skill_items(&skill_ids);
     let typed = memory::typed_memory(&checked.memory);
     let entries = memory::entry_table(&checked.memory);
     let fallbacks = responses::skeleton_responses();

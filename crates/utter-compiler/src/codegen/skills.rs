@@ -10,15 +10,30 @@ use crate::lower::{Registry, ResponseIndex};
 use crate::names::doc_text;
 use utter::StepKind;
 
-/// The `Skill` enum and what each skill's skill.md references; without a
-/// registry (a skeleton), every table is empty. The `when:` conditions are
-/// pushed to `items`, items of the compiled module.
+/// The `Skill` enum and what each skill's skill.md references. The
+/// `when:` conditions are pushed to `items`, items of the compiled module.
 pub fn skill_items(
-    skills: &[String],
-    registry: Option<&Registry>,
+    registry: &Registry,
     conditions: &mut Conditions<'_>,
     items: &mut Vec<TokenStream>,
 ) -> TokenStream {
+    let tables: Vec<TokenStream> = registry
+        .skills
+        .iter()
+        .enumerate()
+        .map(|(si, skill)| skill_table(registry, si, skill, conditions, items))
+        .collect();
+    skill_enum(&registry.skills, &tables)
+}
+
+/// The `Skill` enum of a project with errors: every table is empty.
+pub fn skeleton_skill_items(skills: &[String]) -> TokenStream {
+    let tables: Vec<TokenStream> = skills.iter().map(|skill| empty_table(skill)).collect();
+    skill_enum(skills, &tables)
+}
+
+/// The `Skill` enum over `skills`, with the table of each.
+fn skill_enum(skills: &[String], tables: &[TokenStream]) -> TokenStream {
     let variants: Vec<proc_macro2::Ident> = skills
         .iter()
         .map(|s| super::idents::yaml_variant(s))
@@ -29,11 +44,6 @@ pub fn skill_items(
         .map(|s| format!(" `{}`", doc_text(s, 80)))
         .collect();
     let count = Literal::usize_unsuffixed(skills.len());
-    let tables: Vec<TokenStream> = skills
-        .iter()
-        .enumerate()
-        .map(|(si, skill)| skill_table(registry, si, skill, conditions, items))
-        .collect();
 
     let indices = (0..skills.len()).map(Literal::usize_unsuffixed);
     let id_arms = variants
@@ -116,18 +126,24 @@ pub fn skill_items(
     }
 }
 
-/// The `SkillResponses` of skill number `si`: what its skill.md references,
-/// each `when:` condition compiled into `items`.
+/// The `SkillResponses` of a skill whose skill.md references nothing.
+fn empty_table(skill: &str) -> TokenStream {
+    let id = lit_str(skill);
+    quote!(::utter::SkillResponses { skill: #id, on_activate: &[], when: &[], tools: &[], steps: &[] })
+}
+
+/// The `SkillResponses` of `skill`, number `si`: what its skill.md
+/// references, each `when:` condition compiled into `items`.
 fn skill_table(
-    registry: Option<&Registry>,
+    registry: &Registry,
     si: usize,
     skill: &str,
     conditions: &mut Conditions<'_>,
     items: &mut Vec<TokenStream>,
 ) -> TokenStream {
     let id = lit_str(skill);
-    let Some((registry, refs)) = registry.and_then(|r| Some((r, r.skill_refs(skill)?))) else {
-        return quote!(::utter::SkillResponses { skill: #id, on_activate: &[], when: &[], tools: &[], steps: &[] });
+    let Some(refs) = registry.skill_refs(skill) else {
+        return empty_table(skill);
     };
     let response = |ResponseIndex(i): ResponseIndex| {
         let v = super::idents::yaml_variant(&registry.responses[i].name);
