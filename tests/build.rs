@@ -43,11 +43,12 @@ pub mod typed_SEED_glue {
                         view.render(response).push_to(&mut buffer);
                         assert_eq!(buffer, typed.text, "pushed vs delivered: {name}");
                         assert_eq!(view.render(response).to_string(), typed.text, "displayed vs delivered: {name}");
+                        assert_eq!(view.render(response).wording, typed.wording, "rendered vs delivered: {name}");
                         typed
                     }
                     None => agent::deliver_name(name, &ctx),
                 };
-                (d.text.into_owned(), d.variant, d.rephrase, d.fallback)
+                (d.text.into_owned(), d.variant, d.rephrase, d.fallback, d.wording)
             })
             .collect();
         (accepted, outcomes)

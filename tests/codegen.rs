@@ -253,3 +253,61 @@ fn the_budget_counts_responses_and_shapes() {
     assert!(!Strategy::StraightLine.is_compact(usize::MAX, usize::MAX));
     assert!(Strategy::Compact.is_compact(0, 0));
 }
+
+/// The audit trail: the compiled agent's fingerprint is the committed
+/// snapshot's, and every delivery names the id the snapshot prints beside
+/// the variant it delivered.
+#[test]
+fn deliveries_name_the_reviewed_wording_of_the_snapshot() {
+    use card_agent::{Response, Skill};
+    let snap = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../examples/card-agent/responses.snap"),
+    )
+    .unwrap();
+    let fingerprint = snap
+        .lines()
+        .find_map(|l| l.strip_prefix("fingerprint "))
+        .expect("the snapshot's fingerprint line");
+    assert_eq!(card_agent::WORDING_FINGERPRINT, fingerprint);
+    // (response, variant) -> id, as the snapshot prints them.
+    let mut ids = std::collections::HashMap::new();
+    let (mut response, mut variant) = (String::new(), 0usize);
+    for line in snap.lines() {
+        if let Some(name) = line.strip_prefix("response ") {
+            response = name.trim_matches('"').to_owned();
+        } else if let Some(n) = line.trim().strip_prefix("variant ") {
+            variant = n.parse().unwrap();
+        } else if let Some(id) = line.trim().strip_prefix("id ") {
+            ids.insert((response.clone(), variant), id.to_owned());
+        }
+    }
+    let mut checked = 0;
+    let mut memory = card_agent::Memory::new();
+    memory.project.customer_name = Some("Ada".into());
+    for skill in [None, Some(Skill::CardReplace), Some(Skill::IdentityCheck)] {
+        let view = memory.view(skill);
+        for &r in Response::ALL {
+            let d = view.deliver(r);
+            assert_eq!(view.render(r).wording, d.wording);
+            let (Some(variant), false) = (d.variant, r.is_bundled()) else {
+                continue;
+            };
+            let shown = d
+                .wording
+                .expect("a delivered variant has an id")
+                .to_string();
+            assert_eq!(
+                ids.get(&(r.name().to_owned(), variant)),
+                Some(&shown),
+                "{r:?}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 20, "{checked} deliveries checked");
+    assert_eq!(
+        card_agent::deliver_name("utter_no_such", &utter::Context::new(&memory)).wording,
+        None
+    );
+}

@@ -18,7 +18,10 @@ pub struct Synth {
 
 /// What a typed registry's glue returns: which writes the typed memory
 /// accepted, and per name text, variant, rephrase and fallback.
-pub type TypedRun = (Vec<bool>, Vec<(String, Option<usize>, bool, bool)>);
+pub type TypedRun = (
+    Vec<bool>,
+    Vec<(String, Option<usize>, bool, bool, Option<utter::WordingId>)>,
+);
 
 /// Writes to make: `(namespace, entry, value)`.
 pub type Assignments = [(String, String, Value)];
@@ -109,8 +112,15 @@ fn generated_selectors_agree_with_the_interpreter() {
                 let want = interpreter.deliver(name, &ctx_map);
                 let got = (synth.deliver_name)(name, &ctx_slots);
                 let got_map = (synth.deliver_name)(name, &ctx_map);
-                let shape =
-                    |d: &Delivery<'_>| (d.text.to_string(), d.variant, d.rephrase, d.fallback);
+                let shape = |d: &Delivery<'_>| {
+                    (
+                        d.text.to_string(),
+                        d.variant,
+                        d.rephrase,
+                        d.fallback,
+                        d.wording,
+                    )
+                };
                 assert_eq!(
                     shape(&got),
                     shape(&want),
@@ -208,6 +218,7 @@ fn typed_deliveries_agree_with_the_interpreter() {
                     want.variant,
                     want.rephrase,
                     want.fallback,
+                    want.wording,
                 );
                 assert_eq!(
                     got, &want,

@@ -149,6 +149,7 @@ fn typed_dynamic_and_interpreted_deliveries_agree() {
         Some(Value::Float(f64::NAN)),
     ];
     let mut cases = 0;
+    let mut explained = 0;
     let mut buffer = String::new();
     for size in sizes {
         for count in counts {
@@ -193,10 +194,23 @@ fn typed_dynamic_and_interpreted_deliveries_agree() {
                             );
                             assert_eq!(typed, want, "{what}");
                             assert_eq!(dynamic, want, "{what}");
+                            // Why this variant: the compiled agent's answer is the CLI's.
+                            let why = view.explain(response);
+                            let cli = interpreting.registry().explain(response.name(), &ctx);
+                            assert_eq!(why, cli, "{what}");
+                            assert_eq!(why.to_string(), cli.to_string(), "{what}");
+                            assert_eq!(agent::explain(response, &view.context()), why, "{what}");
+                            assert_eq!(why.delivered, want.variant, "{what}");
+                            explained += usize::from(why.condition_won());
                             assert_eq!(buffer, want.text, "{what}");
                             assert_eq!(
-                                (rendered.variant, rendered.rephrase, rendered.fallback()),
-                                (want.variant, want.rephrase, want.fallback),
+                                (
+                                    rendered.variant,
+                                    rendered.rephrase,
+                                    rendered.fallback(),
+                                    rendered.wording
+                                ),
+                                (want.variant, want.rephrase, want.fallback, want.wording),
                                 "{what}"
                             );
                             cases += 1;
@@ -207,6 +221,10 @@ fn typed_dynamic_and_interpreted_deliveries_agree() {
         }
     }
     assert_eq!(cases, 4 * 4 * 4 * 4 * 3 * Response::COUNT);
+    assert!(
+        explained * 20 > cases,
+        "a condition won in {explained} of {cases}"
+    );
 }
 
 #[test]

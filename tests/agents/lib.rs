@@ -8,13 +8,16 @@
 
 use utter::{Context, SkillResponses};
 
+/// One delivery as compared: text, variant, rephrase, fallback, wording id.
+pub type Delivered = (String, Option<usize>, bool, bool, Option<utter::WordingId>);
+
 /// What one compiled module delivered for one memory and skill view.
 #[derive(Debug, Default, PartialEq)]
 pub struct Run {
     /// Per assignment, whether the typed memory accepted it.
     pub accepted: Vec<bool>,
     /// Per name: text, variant, rephrase flag, fallback flag.
-    pub deliveries: Vec<(String, Option<usize>, bool, bool)>,
+    pub deliveries: Vec<Delivered>,
     /// What the active skill's skill.md references, one line each.
     pub references: Vec<String>,
     /// `Response::ALL` and `Skill::ALL`, by name.

@@ -50,7 +50,13 @@ fn interpret(
         .iter()
         .map(|name| {
             let d = interpreter.deliver(name, &ctx);
-            (d.text.into_owned(), d.variant, d.rephrase, d.fallback)
+            (
+                d.text.into_owned(),
+                d.variant,
+                d.rephrase,
+                d.fallback,
+                d.wording,
+            )
         })
         .collect();
     let references = skill
@@ -151,7 +157,7 @@ fn every_accepted_agent_compiles_and_delivers_as_the_interpreter() {
                 .deliveries
                 .iter()
                 .zip(&names)
-                .filter(|((_, variant, _, _), name)| {
+                .filter(|((_, variant, _, _, _), name)| {
                     variant.is_some_and(|v| {
                         registry
                             .response(name)

@@ -89,8 +89,9 @@ pub fn human(registry: &Registry, index: usize, view: Option<&str>) -> String {
         };
         let rephrase = if v.rephrase { " (rephrased)" } else { "" };
         out.push_str(&format!(
-            "\n  variant {} {when}{rephrase}\n    {}\n",
+            "\n  variant {} {when}{rephrase}\n    wording id {}\n    {}\n",
             v.index,
+            v.wording,
             v.verdict()
         ));
         if let (Some(w), Some(text)) = (&v.witness, &v.text) {
@@ -132,6 +133,7 @@ pub fn json(registry: &Registry, index: usize, view: Option<&str>) -> Json {
         "variants": shown.variants.iter().map(|v| {
             let mut fields = json!({
                 "index": v.index,
+                "wording_id": v.wording.to_string(),
                 "condition": v.condition,
                 "default": v.default,
                 "verdict": v.kind,
@@ -156,43 +158,7 @@ pub fn json(registry: &Registry, index: usize, view: Option<&str>) -> Json {
 /// `render --explain`: each condition's outcome for `ctx` and why the
 /// delivered variant won.
 pub fn why_delivered(registry: &Registry, name: &str, ctx: &Context<'_>) -> String {
-    let Some(response) = registry.response(name) else {
-        return escape_lines(&format!(
-            "`{name}` is not a response of the agent: its name is delivered\n"
-        ));
-    };
-    let mut out = String::new();
-    let mut winner = None;
-    for (i, variant) in response.variants.iter().enumerate() {
-        let Some(condition) = &variant.condition else {
-            continue;
-        };
-        let shown = variant.condition_text.as_deref().unwrap_or("");
-        let outcome = match registry.eval(condition, ctx) {
-            Ok(true) => {
-                winner.get_or_insert(i);
-                "true".to_owned()
-            }
-            Ok(false) => "false".to_owned(),
-            Err(e) => format!("error ({e}): the variant is skipped"),
-        };
-        let skipped = if winner.is_some_and(|w| w < i) {
-            " (not evaluated at delivery: an earlier variant won)"
-        } else {
-            ""
-        };
-        out.push_str(&format!("variant {i} `{shown}`: {outcome}{skipped}\n"));
-    }
-    let verdict = match (winner, response.default) {
-        (Some(w), _) => format!("delivered: variant {w}, the first whose condition is true"),
-        (None, Some(d)) => format!("delivered: variant {d}, the default (no condition is true)"),
-        (None, None) => {
-            "delivered: the response name (no condition is true and there is no default)".to_owned()
-        }
-    };
-    out.push_str(&verdict);
-    out.push('\n');
-    escape_lines(&out)
+    escape_lines(&registry.explain(name, ctx).to_string())
 }
 
 pub fn cmd_explain(

@@ -206,14 +206,14 @@ fn render_delivers_text_and_json() {
     ]);
     assert_eq!(
         json(&out),
-        serde_json::json!({"text": "Standard replacement is free.", "response": "utter_card_replacement_fee", "variant": 0, "rephrase": false, "fallback": false}),
+        serde_json::json!({"text": "Standard replacement is free.", "response": "utter_card_replacement_fee", "variant": 0, "rephrase": false, "fallback": false, "wording_id": "706747c61076fb5c"}),
         "without --skill the private fee is not readable"
     );
 
     let out = utter(&["render", &example(), "utter_unknown", "--format", "json"]);
     assert_eq!(
         json(&out),
-        serde_json::json!({"text": "utter_unknown", "response": "utter_unknown", "variant": null, "rephrase": false, "fallback": true})
+        serde_json::json!({"text": "utter_unknown", "response": "utter_unknown", "variant": null, "rephrase": false, "fallback": true, "wording_id": null})
     );
 }
 

@@ -3,7 +3,7 @@
 //! comparisons, truthiness and interpolation).
 
 use utter::program::{Program, ProgramData};
-use utter::{Context, Delivery, EvalError};
+use utter::{Context, Delivery, EvalError, Explanation};
 
 use crate::condition::Expr;
 use crate::lower::Registry;
@@ -20,6 +20,22 @@ impl Registry {
     /// Whether a condition holds: true, or skipped (false) on an evaluation error.
     pub fn holds(&self, expr: &Expr<usize>, ctx: &Context<'_>) -> bool {
         matches!(self.eval(expr, ctx), Ok(true))
+    }
+
+    /// Why `name` delivers what it does from `ctx`: each condition's
+    /// outcome (all of them evaluated) and the rule that decided; what
+    /// `utter render --explain` prints and a compiled agent's `explain`
+    /// returns.
+    pub fn explain<'a>(&'a self, name: &'a str, ctx: &Context<'_>) -> Explanation<'a> {
+        let Some(response) = self.response(name) else {
+            return Explanation::unknown(name);
+        };
+        let conditions = response.variants.iter().enumerate().filter_map(|(i, v)| {
+            let condition = v.condition.as_ref()?;
+            let shown = v.condition_text.as_deref().unwrap_or_default();
+            Some((i, shown, self.eval(condition, ctx)))
+        });
+        Explanation::new(&response.name, response.default, conditions)
     }
 
     /// The registry ready to deliver: its responses encoded once.

@@ -54,6 +54,7 @@ mod strict;
 pub mod template;
 mod unicode;
 mod validate;
+pub mod wording;
 
 // The guide's CLI chapter, so that its Rust example (a wording test with
 // `utter_compiler::snapshot::check`) compiles as a doctest.

@@ -113,6 +113,26 @@ pub struct Variant {
     pub condition_text: Option<String>,
     /// `metadata.rephrase`.
     pub rephrase: bool,
+    /// The id of its reviewed wording ([`crate::wording`]).
+    pub wording: utter::WordingId,
+}
+
+impl Variant {
+    /// What a reviewer saw of this variant, position `position` of
+    /// `response`: what its wording id is computed from.
+    pub fn wording_at<'a>(
+        &'a self,
+        response: &'a str,
+        position: usize,
+    ) -> crate::wording::VariantWording<'a> {
+        crate::wording::VariantWording {
+            response,
+            position,
+            condition: self.condition_text.as_deref(),
+            rephrase: self.rephrase,
+            text: &self.text,
+        }
+    }
 }
 
 impl Response {
@@ -124,6 +144,7 @@ impl Response {
             .map(|v| VariantSource {
                 condition: v.condition.as_ref(),
                 rephrase: v.rephrase,
+                wording: v.wording,
                 pieces: &v.pieces,
             })
             .collect();
@@ -132,6 +153,22 @@ impl Response {
 }
 
 impl Registry {
+    /// The fingerprint of the agent's own wording ([`crate::wording`]):
+    /// every variant of the responses its files define, in name order.
+    pub fn wording_fingerprint(&self) -> String {
+        crate::wording::fingerprint(
+            self.responses
+                .iter()
+                .filter(|r| !bundled::is_bundled(&r.file))
+                .flat_map(|r| {
+                    r.variants
+                        .iter()
+                        .enumerate()
+                        .map(|(position, v)| v.wording_at(&r.name, position))
+                }),
+        )
+    }
+
     /// The response called `name` (binary search: responses are sorted).
     pub fn response(&self, name: &str) -> Option<&Response> {
         self.responses
@@ -293,15 +330,21 @@ fn lower_only(checked: &Checked, keep: impl Fn(&str) -> bool) -> Registry {
                 .variants
                 .iter()
                 .zip(&merged.conditions)
-                .map(|(raw, condition)| Variant {
-                    text: raw.text.clone(),
-                    pieces: lower_text(&raw.text, &ids, &by_name),
-                    condition: condition.as_ref().map(|c| lower_condition(c, &ids)),
-                    condition_text: match &raw.condition {
-                        ConditionField::Text { text, .. } => Some(text.trim().to_owned()),
-                        _ => None,
-                    },
-                    rephrase: raw.rephrase,
+                .enumerate()
+                .map(|(position, (raw, condition))| {
+                    let mut variant = Variant {
+                        wording: utter::WordingId(0),
+                        text: raw.text.clone(),
+                        pieces: lower_text(&raw.text, &ids, &by_name),
+                        condition: condition.as_ref().map(|c| lower_condition(c, &ids)),
+                        condition_text: match &raw.condition {
+                            ConditionField::Text { text, .. } => Some(text.trim().to_owned()),
+                            _ => None,
+                        },
+                        rephrase: raw.rephrase,
+                    };
+                    variant.wording = variant.wording_at(&merged.raw.name, position).id();
+                    variant
                 })
                 .collect();
             let default = variants.iter().position(|v| v.condition.is_none());

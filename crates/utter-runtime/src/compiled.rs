@@ -40,7 +40,7 @@ pub fn deliver<R: Reader>(
     selected: Selected,
     shapes: impl FnOnce(usize) -> Option<WriteFn<R>>,
 ) -> Delivery<'static> {
-    match selected {
+    let delivery = match selected {
         Some((index, variant)) => {
             // The writer is looked up only for a text with placeholders.
             let text = match variant.literal {
@@ -56,10 +56,19 @@ pub fn deliver<R: Reader>(
                 variant: Some(index),
                 rephrase: variant.rephrase,
                 fallback: false,
+                wording: Some(variant.wording),
             }
         }
         None => Delivery::fallback(name),
-    }
+    };
+    crate::wording::record(
+        name,
+        delivery.variant,
+        delivery.wording,
+        delivery.rephrase,
+        reader.skill_id(),
+    );
+    delivery
 }
 
 /// [`deliver`] without rendering: a [`Rendered`] that writes the text
@@ -72,6 +81,13 @@ pub fn rendered<'r, R: Reader>(
     selected: Selected,
     shapes: impl FnOnce(usize) -> Option<WriteFn<R>>,
 ) -> Rendered<'r, R> {
+    crate::wording::record(
+        name,
+        selected.map(|(index, _)| index),
+        selected.map(|(_, variant)| variant.wording),
+        selected.is_some_and(|(_, variant)| variant.rephrase),
+        reader.skill_id(),
+    );
     let selected = selected.map(|(index, variant)| {
         let write = if variant.literal.is_none() {
             Writer::of(variant, shapes)
@@ -92,6 +108,7 @@ mod tests {
             pieces: &[],
             literal: Some(""),
             rephrase: false,
+            wording: crate::WordingId(0),
             capacity: 0,
             writer: None,
         },
@@ -99,6 +116,7 @@ mod tests {
             pieces: &[],
             literal: Some("second"),
             rephrase: true,
+            wording: crate::WordingId(1),
             capacity: 6,
             writer: None,
         },

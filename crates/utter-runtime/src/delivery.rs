@@ -18,6 +18,9 @@ pub struct Delivery<'a> {
     /// True when the response name was delivered as literal text: the name is
     /// unknown, or every variant is conditioned and none holds.
     pub fallback: bool,
+    /// The id of the selected variant's reviewed wording (`None` for the
+    /// fail-closed name): the id the snapshot prints beside the variant.
+    pub wording: Option<crate::WordingId>,
 }
 
 impl<'a> Delivery<'a> {
@@ -29,6 +32,7 @@ impl<'a> Delivery<'a> {
             variant: None,
             rephrase: false,
             fallback: true,
+            wording: None,
         }
     }
 
@@ -136,6 +140,7 @@ mod tests {
             variant: Some(0),
             rephrase,
             fallback: false,
+            wording: Some(crate::WordingId(7)),
         }
     }
 

@@ -12,6 +12,7 @@ pub mod __private;
 mod compiled;
 mod delivery;
 mod dialect;
+mod explain;
 mod fast;
 mod fields;
 mod format;
@@ -29,10 +30,12 @@ mod suggest;
 mod template;
 mod types;
 mod value;
+mod wording;
 mod writer;
 
 pub use delivery::{AsyncRephraser, Delivery, Rephraser, Spoken};
 pub use dialect::Dialect;
+pub use explain::{ConditionOutcome, Explanation};
 pub use format::{py_str, write_py_repr, write_py_str};
 pub use memory::{
     Context, Entry, EntryKey, MapMemory, Memory, Reader, SetMemory, SkillId, SlotMemory,
@@ -45,3 +48,4 @@ pub use suggest::edit_distance;
 pub use template::{Rendered, render};
 pub use types::{EntryType, SetError, UnknownValue};
 pub use value::{CmpOp, EvalError, MAX_VALUE_DEPTH, Value, ValueRef, compare, py_eq, value_depth};
+pub use wording::{ParseWordingIdError, WordingId};

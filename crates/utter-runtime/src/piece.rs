@@ -36,6 +36,8 @@ pub struct Variant {
     pub literal: Option<&'static str>,
     /// Its `metadata.rephrase`.
     pub rephrase: bool,
+    /// The id of its reviewed wording.
+    pub wording: crate::WordingId,
     /// The capacity a rendered text starts with: its literal bytes plus
     /// the longest number per placeholder (longer strings grow it).
     pub capacity: usize,

@@ -72,6 +72,9 @@ pub struct Rendered<'r, R> {
     pub variant: Option<usize>,
     /// Whether the selected variant asks to be reworded.
     pub rephrase: bool,
+    /// The id of the selected variant's reviewed wording (`None` for the
+    /// fail-closed name).
+    pub wording: Option<crate::WordingId>,
     body: Body<R>,
     entries: &'static [Entry],
     reader: &'r R,
@@ -101,6 +104,7 @@ impl<'r, R: Reader> Rendered<'r, R> {
         entries: &'static [Entry],
         reader: &'r R,
     ) -> Self {
+        let wording = selected.as_ref().map(|(_, v, _)| v.wording);
         let (variant, rephrase, body) = match selected {
             Some((index, v, writer)) => (
                 Some(index),
@@ -118,6 +122,7 @@ impl<'r, R: Reader> Rendered<'r, R> {
             response,
             variant,
             rephrase,
+            wording,
             body,
             entries,
             reader,
@@ -135,6 +140,14 @@ impl<'r, R: Reader> Rendered<'r, R> {
         reader: &'r R,
     ) -> Self {
         let (name, selected) = program.rendered_selected(response, compiled, entries, reader);
+        let wording = selected.as_ref().map(|(_, _, v)| v.wording());
+        crate::wording::record(
+            name,
+            selected.as_ref().map(|(index, _, _)| *index),
+            wording,
+            selected.as_ref().is_some_and(|(_, rephrase, _)| *rephrase),
+            reader.skill_id(),
+        );
         let (variant, rephrase, body) = match selected {
             Some((index, rephrase, variant)) => (
                 Some(index),
@@ -149,6 +162,7 @@ impl<'r, R: Reader> Rendered<'r, R> {
             response: name,
             variant,
             rephrase,
+            wording,
             body,
             entries,
             reader,
@@ -164,6 +178,7 @@ impl<'r, R: Reader> Rendered<'r, R> {
             response: delivery.response,
             variant: delivery.variant,
             rephrase: delivery.rephrase,
+            wording: delivery.wording,
             body: Body::Owned(delivery.text.into_owned()),
             entries,
             reader,
@@ -239,6 +254,7 @@ impl<'r, R: Reader> Rendered<'r, R> {
                 variant: Some(index),
                 rephrase: self.rephrase,
                 fallback: false,
+                wording: self.wording,
             },
         }
     }

@@ -132,6 +132,10 @@ mod tests {
             "NAME_SLOTS",
             "BUNDLED",
             "SKILL_IDS",
+            "EXPLAIN",
+            "EXPLAIN_PROGRAM",
+            "Explained",
+            "explain",
         ];
         let mut seen: HashSet<String> = fixed.iter().map(|s| (*s).to_owned()).collect();
         let mut insert = |name: String| assert!(seen.insert(name.clone()), "`{name}` twice");

@@ -392,6 +392,13 @@ pub fn typed_memory(decls: &[MemoryDecl]) -> TokenStream {
                 __utter_compiled::deliver_view(response.index(), self)
             }
 
+            /// Why `response` delivers what it does in this view: each
+            /// condition's outcome and the rule that decided (`explain`).
+            #[must_use]
+            pub fn explain(&self, response: Response) -> ::utter::Explanation<'static> {
+                __utter_compiled::explain(response.index(), self)
+            }
+
             /// Selects `response` without rendering it: `Display` (or
             /// `write_to`) writes the text into your buffer, allocation-free.
             #[inline]

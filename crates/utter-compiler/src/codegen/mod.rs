@@ -11,6 +11,7 @@
 //! (`::utter::...`), iteration orders sorted, no `unsafe` is emitted, and
 //! neither are redundant parentheses.
 
+mod audit;
 pub(crate) mod compact;
 pub(crate) mod conditions;
 pub(crate) mod idents;
@@ -164,6 +165,7 @@ pub fn generate_from(registry: &Registry, strategy: Strategy, origin: &Origin) -
     let mut when_conditions = Vec::new();
     let skills = skills::skill_items(registry, &mut conditions, &mut when_conditions);
     let reload = reload::reload_items(Some(registry), origin);
+    let explain = audit::explain_items(registry);
     let module = compiled_module(
         &form,
         quote! {
@@ -172,13 +174,17 @@ pub fn generate_from(registry: &Registry, strategy: Strategy, origin: &Origin) -
             #compiled
             #(#when_conditions)*
             #reload
+            #explain
         },
     );
     let hot_reload = reload::hot_reload_fn();
+    let fingerprint = audit::fingerprint_item(&registry.wording_fingerprint());
+    let explain_fn = audit::explain_fn();
     quote! {
         #common
         #skills
         #typed
+        #fingerprint
 
         #[doc(hidden)]
         pub use __utter_compiled::ENTRIES;
@@ -195,6 +201,7 @@ pub fn generate_from(registry: &Registry, strategy: Strategy, origin: &Origin) -
             __utter_compiled::deliver(response.index(), ctx)
         }
 
+        #explain_fn
         #hot_reload
         #module
     }
@@ -239,12 +246,16 @@ pub fn skeleton(checked: &Checked) -> TokenStream {
     let fallbacks = responses::skeleton_responses();
     let reload = reload::reload_items(None, &Origin::default());
     let form = " The project has errors: every response delivers its name.";
-    let module = compiled_module(form, quote!(#entries #tables #fallbacks #reload));
+    let explain = audit::skeleton_explain();
+    let module = compiled_module(form, quote!(#entries #tables #fallbacks #reload #explain));
     let hot_reload = reload::hot_reload_fn();
+    let fingerprint = audit::fingerprint_item("");
+    let explain_fn = audit::explain_fn();
     quote! {
         #common
         #skills
         #typed
+        #fingerprint
 
         #[doc(hidden)]
         pub use __utter_compiled::ENTRIES;
@@ -256,6 +267,7 @@ pub fn skeleton(checked: &Checked) -> TokenStream {
             ::utter::Delivery::fallback(response.name())
         }
 
+        #explain_fn
         #hot_reload
         #module
     }

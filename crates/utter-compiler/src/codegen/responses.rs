@@ -198,7 +198,8 @@ fn response_items(
             }
         };
         let capacity = Literal::usize_unsuffixed(utter::text_capacity(&variant.pieces));
-        variants.push(quote!(Variant { pieces: &#text, literal: #literal, rephrase: #rephrase, capacity: #capacity, writer: #writer }));
+        let wording = super::audit::wording_id(variant.wording);
+        variants.push(quote!(Variant { pieces: &#text, literal: #literal, rephrase: #rephrase, wording: #wording, capacity: #capacity, writer: #writer }));
     }
     let select = selection(response, conditions, &mut functions.selections)
         .unwrap_or_else(|| default(response));

@@ -319,6 +319,7 @@ mod tests {
     fn v(index: usize, text: &str, condition: Option<&str>) -> VariantView {
         VariantView {
             index,
+            wording: utter::WordingId(index as u64),
             source_text: text.to_owned(),
             condition: condition.map(str::to_owned),
             default: condition.is_none(),

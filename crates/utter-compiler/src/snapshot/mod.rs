@@ -26,7 +26,7 @@ pub use deliver::{
 };
 
 /// The first lines of every snapshot.
-pub const HEADER: &str = "# utter snapshot, format 2: the reviewed wording of this agent. Every response and\n# variant as written (file, skill view, condition, rephrase flag, text), then what the\n# variant analysis says of it (lines starting with `~`). Strings are quoted: \\\\ \\\" \\n \\t \\r,\n# and \\u{..} for control and invisible characters. Do not edit by hand: `utter snapshot`\n# writes it, `utter snapshot --check` fails when anything in it changes.\n";
+pub const HEADER: &str = "# utter snapshot, format 3: the reviewed wording of this agent. Every response and\n# variant as written (file, skill view, wording id, condition, rephrase flag, text), then\n# what the variant analysis says of it (lines starting with `~`). `fingerprint` identifies\n# the whole wording: the compiled agent's WORDING_FINGERPRINT (docs/audit.md). Strings\n# are quoted: \\\\ \\\" \\n \\t \\r, and \\u{..} for control and invisible characters.\n# Do not edit by hand: `utter snapshot` writes it, `utter snapshot --check` fails when\n# anything in it changes.\n";
 
 /// What goes into a snapshot.
 #[derive(Clone, Copy, Debug, Default)]
@@ -40,6 +40,8 @@ pub struct Options {
 pub struct VariantView {
     /// Its index in the response (YAML order).
     pub index: usize,
+    /// The id of its wording ([`crate::wording`]).
+    pub wording: utter::WordingId,
     /// The text as written in responses.yml.
     pub source_text: String,
     /// Its condition as written.
@@ -205,6 +207,7 @@ fn view_with(
                 .map(|w| example(registry, index, i, view, w));
             VariantView {
                 index: i,
+                wording: variant.wording,
                 source_text: variant.text.clone(),
                 condition: variant.condition_text.clone(),
                 default: response.default == Some(i),
@@ -283,6 +286,7 @@ fn one_line(text: &str) -> String {
 /// The snapshot of `registry`.
 pub fn render(registry: &Registry, options: Options) -> String {
     let mut out = String::from(HEADER);
+    let _ = writeln!(out, "fingerprint {}", registry.wording_fingerprint());
     for response in responses(registry, options) {
         let view = response.view.as_deref().map_or("none".to_owned(), quote);
         let _ = write!(
@@ -297,8 +301,9 @@ pub fn render(registry: &Registry, options: Options) -> String {
         for v in &response.variants {
             let _ = write!(
                 out,
-                "\n  variant {}\n    {}\n    rephrase {}\n    text {}\n    ~ {}\n",
+                "\n  variant {}\n    id {}\n    {}\n    rephrase {}\n    text {}\n    ~ {}\n",
                 v.index,
+                v.wording,
                 v.when(),
                 v.rephrase,
                 quote(&v.source_text),

@@ -39,12 +39,13 @@ impl Serialize for Value {
 
 impl Serialize for Delivery<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut d = s.serialize_struct("Delivery", 5)?;
+        let mut d = s.serialize_struct("Delivery", 6)?;
         d.serialize_field("text", self.text.as_ref())?;
         d.serialize_field("response", self.response)?;
         d.serialize_field("variant", &self.variant)?;
         d.serialize_field("rephrase", &self.rephrase)?;
         d.serialize_field("fallback", &self.fallback)?;
+        d.serialize_field("wording_id", &self.wording.map(|id| id.to_string()))?;
         d.end()
     }
 }

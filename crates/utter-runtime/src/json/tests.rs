@@ -154,6 +154,17 @@ fn any_serialize_value_and_deliveries() {
     let d = Delivery::fallback("utter_x");
     assert_eq!(
         serde_json::to_string(&d).unwrap(),
-        r#"{"text":"utter_x","response":"utter_x","variant":null,"rephrase":false,"fallback":true}"#
+        r#"{"text":"utter_x","response":"utter_x","variant":null,"rephrase":false,"fallback":true,"wording_id":null}"#
+    );
+    let d = Delivery {
+        wording: Some(crate::WordingId(0xab)),
+        variant: Some(0),
+        fallback: false,
+        ..d
+    };
+    assert!(
+        serde_json::to_string(&d)
+            .unwrap()
+            .ends_with(r#""wording_id":"00000000000000ab"}"#)
     );
 }

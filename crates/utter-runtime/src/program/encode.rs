@@ -47,6 +47,7 @@ pub enum Literal<'c> {
 pub struct VariantSource<'v, C, S = String, P = Vec<usize>> {
     pub condition: Option<&'v C>,
     pub rephrase: bool,
+    pub wording: crate::WordingId,
     pub pieces: &'v [Piece<S, P>],
 }
 
@@ -158,6 +159,8 @@ impl ProgramData {
                 u32_of(text_capacity(source.pieces)),
             );
             record[variant::FLAGS] = flags;
+            record[variant::WORDING..variant::WORDING + 8]
+                .copy_from_slice(&source.wording.0.to_le_bytes());
             self.variants.extend_from_slice(&record);
         }
         let (name_at, name_len) = self.intern(name);

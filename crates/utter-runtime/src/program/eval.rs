@@ -57,7 +57,7 @@ pub(super) fn le32<const N: usize>(record: &[u8; N], at: usize) -> u32 {
 /// The little-endian 8 bytes at `at` of a fixed-size record (an `i64`, or
 /// an `f64`'s bits).
 #[inline(always)]
-fn le64<const N: usize>(record: &[u8; N], at: usize) -> u64 {
+pub(super) fn le64<const N: usize>(record: &[u8; N], at: usize) -> u64 {
     let mut bytes = [0; 8];
     bytes.copy_from_slice(&record[at..at + 8]);
     u64::from_le_bytes(bytes)

@@ -27,7 +27,8 @@ pub mod response {
 /// the text itself (offset and length in `strings`), else the offset of
 /// its pieces in `code` and their count (`u32` each); capacity of the
 /// rendered text, that is its literal bytes plus the longest number per
-/// placeholder (`u32`); flags (`u8`).
+/// placeholder (`u32`); flags (`u8`); the id of its reviewed wording
+/// (`u64`).
 ///
 /// [`LITERAL`]: variant::LITERAL
 pub mod variant {
@@ -36,8 +37,9 @@ pub mod variant {
     pub const BODY_LEN: usize = 8;
     pub const CAPACITY: usize = 12;
     pub const FLAGS: usize = 16;
+    pub const WORDING: usize = 17;
     /// The length of a record.
-    pub const LEN: usize = 17;
+    pub const LEN: usize = 25;
     /// Flag: the variant is rephrased.
     pub const REPHRASE: u8 = 1;
     /// Flag: the body is the text itself (no placeholder).

@@ -41,7 +41,7 @@ mod encode;
 mod eval;
 mod format;
 
-use eval::{Cursor, Decision, Stop, le32};
+use eval::{Cursor, Decision, Stop, le32, le64};
 
 pub use encode::{Condition, Literal, Node, ProgramData, VariantSource};
 pub use format::{
@@ -91,6 +91,7 @@ struct ResponseRecord {
 #[derive(Clone, Copy)]
 struct VariantRecord {
     rephrase: bool,
+    wording: crate::WordingId,
     /// The text itself, when it has no placeholder.
     literal: bool,
     /// The text's offset in `strings`, or its pieces' offset in `code`.
@@ -238,6 +239,7 @@ impl<'a> Program<'a> {
         let flags = variant[variant::FLAGS];
         Some(VariantRecord {
             rephrase: flags & variant::REPHRASE != 0,
+            wording: crate::WordingId(le64(variant, variant::WORDING)),
             literal: flags & variant::LITERAL != 0,
             body: le32(variant, variant::BODY) as usize,
             body_len: le32(variant, variant::BODY_LEN) as usize,
@@ -391,6 +393,13 @@ impl<'a> Program<'a> {
         entries: &[Entry<N, V>],
         reader: &R,
     ) -> Delivery<'a> {
+        crate::wording::record(
+            name,
+            chosen.map(|(index, _)| index),
+            chosen.map(|(_, variant)| variant.wording),
+            chosen.is_some_and(|(_, variant)| variant.rephrase),
+            reader.skill_id(),
+        );
         let Some((index, variant)) = chosen else {
             return Delivery::fallback(name);
         };
@@ -406,6 +415,7 @@ impl<'a> Program<'a> {
             variant: Some(index),
             rephrase: variant.rephrase,
             fallback: false,
+            wording: Some(variant.wording),
         }
     }
 
@@ -485,6 +495,13 @@ impl<'a> Program<'a> {
 /// A selected variant of a [`Program`], to write.
 #[derive(Clone, Copy)]
 pub struct CompactVariant(VariantRecord);
+
+impl CompactVariant {
+    /// The id of the variant's reviewed wording.
+    pub fn wording(&self) -> crate::WordingId {
+        self.0.wording
+    }
+}
 
 #[cfg(test)]
 mod tests;

@@ -8,6 +8,7 @@ use crate::piece::Piece;
 use crate::types::EntryType;
 use crate::value::Value;
 use crate::value::{CmpOp, ValueRef, compare};
+use crate::wording::WordingId;
 use proptest::prelude::*;
 
 const ENTRIES: [Entry; 2] = [
@@ -115,11 +116,13 @@ fn small_or_big() -> ProgramData {
             VariantSource {
                 condition: Some(&condition),
                 rephrase: false,
+                wording: WordingId(0x0123_4567_89ab_cdef),
                 pieces: &small,
             },
             VariantSource {
                 condition: None,
                 rephrase: true,
+                wording: WordingId(u64::MAX),
                 pieces: &big,
             },
         ],
@@ -155,13 +158,18 @@ fn an_encoded_program_selects_and_renders() {
     let deliver = |memory: &MapMemory| program.deliver(0, &ENTRIES, &Context::new(memory));
     let d = deliver(&small);
     assert_eq!(
-        (d.text.as_ref(), d.variant, d.rephrase),
-        ("small 3", Some(0), false)
+        (d.text.as_ref(), d.variant, d.rephrase, d.wording),
+        (
+            "small 3",
+            Some(0),
+            false,
+            Some(WordingId(0x0123_4567_89ab_cdef))
+        )
     );
     let d = deliver(&big);
     assert_eq!(
-        (d.text.as_ref(), d.variant, d.rephrase),
-        ("big", Some(1), true)
+        (d.text.as_ref(), d.variant, d.rephrase, d.wording),
+        ("big", Some(1), true, Some(WordingId(u64::MAX)))
     );
     // `"a" < 5` is an error: the variant is skipped.
     assert_eq!(deliver(&text).variant, Some(1));
@@ -187,6 +195,7 @@ fn a_selection_made_by_compiled_code_is_delivered() {
     let only: VariantSource<'_, Cond> = VariantSource {
         condition: None,
         rephrase: false,
+        wording: WordingId(3),
         pieces: &plain,
     };
     data.response("utter_y", Some(0), &[only]);
@@ -247,12 +256,14 @@ fn a_run_of_int_equalities_is_decided_at_once() {
         .map(|c| VariantSource {
             condition: Some(c),
             rephrase: false,
+            wording: WordingId(4),
             pieces: &text,
         })
         .collect();
     sources.push(VariantSource {
         condition: None,
         rephrase: false,
+        wording: WordingId(5),
         pieces: &text,
     });
     let mut data = ProgramData::default();
@@ -409,14 +420,21 @@ fn response() -> impl Strategy<Value = Source> {
         })
 }
 
+/// A wording id of every bit pattern's kind, distinct per response and variant.
+fn wording_of(response: usize, variant: usize) -> WordingId {
+    WordingId(((response as u64) << 32 | variant as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
+}
+
 fn encode(responses: &[Source]) -> ProgramData {
     let mut data = ProgramData::default();
-    for (name, default, variants) in responses {
+    for (r, (name, default, variants)) in responses.iter().enumerate() {
         let sources: Vec<VariantSource<'_, Cond>> = variants
             .iter()
-            .map(|(condition, rephrase, pieces)| VariantSource {
+            .enumerate()
+            .map(|(v, (condition, rephrase, pieces))| VariantSource {
                 condition: condition.as_ref(),
                 rephrase: *rephrase,
+                wording: wording_of(r, v),
                 pieces,
             })
             .collect();
@@ -479,8 +497,9 @@ proptest! {
                     let text = crate::template::render(&pieces, &ENTRIES, &ctx);
                     prop_assert_eq!(delivery.text.as_ref(), text.as_ref());
                     prop_assert_eq!(delivery.rephrase, *rephrase);
+                    prop_assert_eq!(delivery.wording, Some(wording_of(index, v)));
                 }
-                None => prop_assert!(delivery.fallback),
+                None => prop_assert!(delivery.fallback && delivery.wording.is_none()),
             }
         }
     }
@@ -524,7 +543,7 @@ proptest! {
         let mut data = ProgramData::default();
         data.declare_values(0, &VALUES);
         data.declare_values(1, &VALUES);
-        data.response("utter_c", None, &[VariantSource { condition: Some(&cond), rephrase: false, pieces: &none }]);
+        data.response("utter_c", None, &[VariantSource { condition: Some(&cond), rephrase: false, wording: WordingId(6), pieces: &none }]);
         let selected = data.program().select(0, &ENTRIES, &ByNumber(Context::new(&memory)));
         prop_assert_eq!(selected.is_some(), matches!(meaning(&cond, &ctx), Ok(v) if v.truthy()));
     }

@@ -1,0 +1,163 @@
+//! With the `tracing` feature, every delivery path emits one event (target
+//! `utter::delivery`) naming the response, variant, wording id, skill and
+//! flags; a capturing subscriber records them. Run with
+//! `cargo test -p utter-runtime --features tracing` (CI does).
+#![cfg(feature = "tracing")]
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+
+use tracing::field::{Field, Visit};
+use tracing::span::{Attributes, Id, Record};
+use tracing::{Event, Metadata, Subscriber};
+use utter_runtime::program::{Choice, Condition, Node, ProgramData, VariantSource};
+use utter_runtime::{
+    __private, Context, Entry, EntryType, MapMemory, Piece, Rendered, Visibility, WordingId,
+};
+
+/// The fields of each event, as text.
+type Events = Arc<Mutex<Vec<BTreeMap<String, String>>>>;
+
+struct Capture(Events);
+
+struct Fields<'a>(&'a mut BTreeMap<String, String>);
+
+impl Visit for Fields<'_> {
+    fn record_debug(&mut self, field: &Field, value: &dyn std::fmt::Debug) {
+        self.0.insert(field.name().to_owned(), format!("{value:?}"));
+    }
+    fn record_str(&mut self, field: &Field, value: &str) {
+        self.0.insert(field.name().to_owned(), value.to_owned());
+    }
+}
+
+impl Subscriber for Capture {
+    fn enabled(&self, metadata: &Metadata<'_>) -> bool {
+        metadata.target() == "utter::delivery"
+    }
+    fn new_span(&self, _: &Attributes<'_>) -> Id {
+        Id::from_u64(1)
+    }
+    fn record(&self, _: &Id, _: &Record<'_>) {}
+    fn record_follows_from(&self, _: &Id, _: &Id) {}
+    fn event(&self, event: &Event<'_>) {
+        let mut fields = BTreeMap::new();
+        fields.insert("level".to_owned(), event.metadata().level().to_string());
+        event.record(&mut Fields(&mut fields));
+        self.0.lock().unwrap().push(fields);
+    }
+    fn enter(&self, _: &Id) {}
+    fn exit(&self, _: &Id) {}
+}
+
+static ENTRIES: [Entry; 1] = [Entry {
+    id: 0,
+    namespace: "card",
+    name: "fee",
+    visibility: Visibility::Public,
+    unset_text: None,
+    ty: EntryType::Any,
+    values: &[],
+}];
+
+static PIECES: [Piece; 2] = [
+    Piece::Text("A fee of "),
+    Piece::Session {
+        entry: 0,
+        raw: "{session.card.fee}",
+    },
+];
+
+static VARIANTS: [__private::Variant; 1] = [__private::Variant {
+    pieces: &PIECES,
+    literal: None,
+    rephrase: true,
+    wording: WordingId(0x0123_4567_89ab_cdef),
+    capacity: 33,
+    writer: None,
+}];
+
+/// A condition that is always true (the variant below has none).
+struct True;
+
+impl Condition for True {
+    fn node(&self) -> Node<'_, Self> {
+        Node::Lit(utter_runtime::program::Literal::Bool(true))
+    }
+}
+
+fn captured(deliver: impl FnOnce()) -> Vec<BTreeMap<String, String>> {
+    let events = Events::default();
+    tracing::subscriber::with_default(Capture(events.clone()), deliver);
+    events.lock().unwrap().clone()
+}
+
+fn expected(variant: Option<usize>, wording: Option<&str>) -> BTreeMap<String, String> {
+    let mut fields = BTreeMap::from([
+        ("level".to_owned(), "INFO".to_owned()),
+        ("message".to_owned(), "delivered".to_owned()),
+        ("response".to_owned(), "utter_fee".to_owned()),
+        ("fallback".to_owned(), variant.is_none().to_string()),
+        ("rephrase".to_owned(), variant.is_some().to_string()),
+    ]);
+    if let Some(v) = variant {
+        fields.insert("variant".to_owned(), v.to_string());
+    }
+    if let Some(w) = wording {
+        fields.insert("wording".to_owned(), w.to_owned());
+    }
+    fields
+}
+
+#[test]
+fn straight_line_delivery_and_rendering_emit_one_event_each() {
+    let memory = MapMemory::new().with("card", "fee", 7.5);
+    let ctx = Context::new(&memory);
+    let events = captured(|| {
+        let selected = __private::pick(&VARIANTS, Some(0));
+        let d = __private::deliver("utter_fee", &ENTRIES, &ctx, selected, |_| None);
+        assert_eq!(d.text, "A fee of 7.5");
+        let r = __private::rendered("utter_fee", &ENTRIES, &ctx, selected, |_| None);
+        assert_eq!(r.to_string(), "A fee of 7.5");
+        __private::deliver("utter_fee", &ENTRIES, &ctx, None, |_| None);
+    });
+    let id = Some("0123456789abcdef");
+    assert_eq!(
+        events,
+        [
+            expected(Some(0), id),
+            expected(Some(0), id),
+            expected(None, None)
+        ]
+    );
+}
+
+#[test]
+fn program_delivery_emits_one_event_with_the_skill() {
+    let mut data = ProgramData::default();
+    let pieces: Vec<Piece<String, Vec<usize>>> = vec![Piece::Text("A fee applies".into())];
+    let source: VariantSource<'_, True> = VariantSource {
+        condition: None,
+        rephrase: true,
+        wording: WordingId(42),
+        pieces: &pieces,
+    };
+    data.response("utter_fee", Some(0), &[source]);
+    let program = data.program();
+    let memory = MapMemory::new();
+    let skills = ["card"];
+    let ctx = Context::for_skill_id(&memory, "card", &skills).unwrap();
+    let events = captured(|| {
+        program.deliver(0, &ENTRIES, &ctx);
+        let program: utter_runtime::program::Program<'static> = utter_runtime::program::Program {
+            strings: Box::leak(data.strings.clone().into_boxed_str()),
+            code: Box::leak(data.code.clone().into_boxed_slice()),
+            responses: Box::leak(data.responses.clone().into_boxed_slice()),
+            variants: Box::leak(data.variants.clone().into_boxed_slice()),
+        };
+        Rendered::compact_selected(program, 0, Choice::Walk, &ENTRIES, &ctx);
+    });
+    let mut want = expected(Some(0), Some("000000000000002a"));
+    want.insert("skill".to_owned(), "card".to_owned());
+    assert_eq!(events, [want.clone(), want]);
+}
