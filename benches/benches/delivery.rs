@@ -196,3 +196,44 @@ mod scaling {
         });
     }
 }
+
+/// The fact guard a rephrase passes through (once per LLM call): a
+/// faithful answer checked in full, and an answer that lost a figure.
+mod fact_guard {
+    use super::black_box;
+    use utter::{Delivery, FactGuard};
+
+    fn delivery() -> Delivery<'static> {
+        Delivery {
+            text: "Your card ending 4242 ships via rush delivery in 1 to 2 business days; a fee of $7.5 applies.".into(),
+            response: "utter_shipping",
+            variant: Some(0),
+            rephrase: true,
+            fallback: false,
+            wording: None,
+            guard: FactGuard::On {
+                filled: vec!["4242".into(), "rush".into(), "7.5".into()],
+            },
+        }
+    }
+
+    #[divan::bench]
+    fn faithful(bencher: divan::Bencher) {
+        let answer = "Your card ending 4242 ships by RUSH delivery within 1 to 2 business days, for a $7.50 fee.";
+        bencher
+            .with_inputs(delivery)
+            .bench_values(|d| {
+                let spoken = d.speak_with(|_| answer.to_owned());
+                assert!(spoken.rephrased, "{:?}", spoken.refused);
+                black_box(spoken)
+            });
+    }
+
+    #[divan::bench]
+    fn refused(bencher: divan::Bencher) {
+        let answer = "Your card ending 4224 ships soon; no fee applies.";
+        bencher
+            .with_inputs(delivery)
+            .bench_values(|d| black_box(d.speak_with(|_| answer.to_owned())).rephrased);
+    }
+}

@@ -49,11 +49,12 @@ pub mod MODULE_glue {
                         view.render(response).push_to(&mut buffer);
                         assert_eq!(buffer, typed.text, "pushed vs delivered: {name}");
                         assert_eq!(view.render(response).wording, typed.wording, "rendered vs delivered: {name}");
+                        assert_eq!(view.render(response).to_delivery().guard, typed.guard, "rendered vs delivered: {name}");
                         typed
                     }
                     None => agent::deliver_name(name, &ctx),
                 };
-                (d.text.into_owned(), d.variant, d.rephrase, d.fallback, d.wording)
+                (d.text.into_owned(), d.variant, d.rephrase, d.fallback, d.wording, d.guard)
             })
             .collect();
         let references = skill.map(|s| crate::references(s.responses(), |r| r.name(), &ctx)).unwrap_or_default();

@@ -8,8 +8,16 @@
 
 use utter::{Context, SkillResponses};
 
-/// One delivery as compared: text, variant, rephrase, fallback, wording id.
-pub type Delivered = (String, Option<usize>, bool, bool, Option<utter::WordingId>);
+/// One delivery as compared: text, variant, rephrase, fallback, wording id,
+/// and the fact guard a rephrase of it must pass.
+pub type Delivered = (
+    String,
+    Option<usize>,
+    bool,
+    bool,
+    Option<utter::WordingId>,
+    utter::FactGuard,
+);
 
 /// What one compiled module delivered for one memory and skill view.
 #[derive(Debug, Default, PartialEq)]

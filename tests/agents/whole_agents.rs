@@ -56,6 +56,7 @@ fn interpret(
                 d.rephrase,
                 d.fallback,
                 d.wording,
+                d.guard,
             )
         })
         .collect();
@@ -123,6 +124,7 @@ fn every_accepted_agent_compiles_and_delivers_as_the_interpreter() {
     let mut registries = BTreeMap::new();
     let (mut deliveries, mut conditioned, mut triggers, mut references) =
         (0usize, 0usize, 0usize, 0usize);
+    let mut guarded = 0;
     for compiled in COMPILED {
         let seed = compiled.seed;
         let registry = registries.entry(seed).or_insert_with(|| registry(seed));
@@ -153,11 +155,12 @@ fn every_accepted_agent_compiles_and_delivers_as_the_interpreter() {
                 compiled.module
             );
             deliveries += names.len();
+            guarded += adversaries_are_refused(&want.deliveries);
             conditioned += want
                 .deliveries
                 .iter()
                 .zip(&names)
-                .filter(|((_, variant, _, _, _), name)| {
+                .filter(|((_, variant, _, _, _, _), name)| {
                     variant.is_some_and(|v| {
                         registry
                             .response(name)
@@ -173,6 +176,10 @@ fn every_accepted_agent_compiles_and_delivers_as_the_interpreter() {
             references += want.references.len();
         }
     }
+    assert!(
+        guarded > 100,
+        "{guarded} rephrased deliveries met the adversaries"
+    );
     // The comparison must exercise selection and skill.md, not just defaults.
     assert!(
         conditioned * 20 > deliveries,
@@ -332,4 +339,78 @@ fn every_response_of_a_large_agent_keeps_its_literals() {
     }
     // The agent's own responses and the bundled layer's: more than one part.
     assert!(large_agent::Response::ALL.len() > 1_024);
+}
+
+/// Adversarial rephrasers against each rephrased delivery (the guard every
+/// code form computed the same, compared above): dropping a filled value or
+/// changing a digit is refused and the reviewed text delivered; changing
+/// only case and punctuation is used. How many deliveries met them.
+fn adversaries_are_refused(deliveries: &[utter_agent_tests::Delivered]) -> usize {
+    let mut met = 0;
+    for (text, variant, rephrase, fallback, wording, guard) in deliveries {
+        let delivery = || utter::Delivery {
+            text: text.as_str().into(),
+            response: "utter_x",
+            variant: *variant,
+            rephrase: *rephrase,
+            fallback: *fallback,
+            wording: *wording,
+            guard: guard.clone(),
+        };
+        if !delivery().wants_rephrase() {
+            continue;
+        }
+        let utter::FactGuard::On { filled } = guard else {
+            panic!("a delivery is guarded unless relaxed");
+        };
+        met += 1;
+        // Refused (or blank, which is never used): the reviewed text is delivered.
+        let refused = |answer: String| !delivery().speak_with(|_| answer.clone()).rephrased;
+        if let Some(value) = filled.iter().find(|v| {
+            // Found once, as words: dropping it drops the fact.
+            let (v, t) = (words(v), words(text));
+            let found = t
+                .char_indices()
+                .filter(|(i, _)| t[*i..].starts_with(v.as_str()))
+                .count();
+            v.trim() != "" && found == 1
+        }) {
+            // Where it stands as words (not inside a longer word).
+            let alone = text.match_indices(value.as_str()).find(|(at, _)| {
+                let before = text[..*at].chars().next_back();
+                let after = text[at + value.len()..].chars().next();
+                !before.is_some_and(char::is_alphanumeric)
+                    && !after.is_some_and(char::is_alphanumeric)
+            });
+            if let Some((at, _)) = alone {
+                let dropped = format!("{} {}", &text[..at], &text[at + value.len()..]);
+                assert!(refused(dropped), "dropped {value:?} of {text:?}");
+            }
+        }
+        if let Some(at) = text.find(|c: char| c.is_ascii_digit()) {
+            let mut changed = text.clone().into_bytes();
+            changed[at] = b'0' + (changed[at] - b'0' + 1) % 10;
+            let changed = String::from_utf8(changed).expect("a digit changed");
+            assert!(refused(changed.clone()), "{text:?} as {changed:?}");
+        }
+        let shouted = format!("{}!", text.to_ascii_uppercase());
+        assert!(!refused(shouted), "{text:?} in capitals");
+    }
+    met
+}
+
+/// Case-folded words, one space between, padded: as the guard compares.
+fn words(text: &str) -> String {
+    let mut out = String::from(" ");
+    for c in text.chars() {
+        if c.is_alphanumeric() {
+            out.extend(c.to_lowercase());
+        } else if !out.ends_with(' ') {
+            out.push(' ');
+        }
+    }
+    if !out.ends_with(' ') {
+        out.push(' ');
+    }
+    out
 }

@@ -101,6 +101,12 @@ pub fn human(registry: &Registry, index: usize, view: Option<&str>) -> String {
             );
             out.push_str(&format!("    memory: {memory}\n    text: {text}\n"));
         }
+        if !v.guarded.is_empty() {
+            out.push_str(&format!(
+                "    a rephrase must keep: {}\n",
+                v.guarded.join(", ")
+            ));
+        }
         for (placeholder, state) in &v.may_be_unset {
             out.push_str(&format!(
                 "    may be unset: {placeholder} is delivered as written, e.g., when {}\n",
@@ -141,6 +147,7 @@ pub fn json(registry: &Registry, index: usize, view: Option<&str>) -> Json {
                 "skill": view,
                 "text": v.text,
                 "rephrase": v.rephrase,
+                "guarded_facts": v.guarded,
                 "may_be_unset": v.may_be_unset.iter().map(|(placeholder, state)| {
                     let mut entry = witness_fields(registry, state);
                     entry.insert("placeholder".into(), Json::String(placeholder.clone()));

@@ -57,6 +57,12 @@ pub fn deliver<R: Reader>(
                 rephrase: variant.rephrase,
                 fallback: false,
                 wording: Some(variant.wording),
+                guard: crate::template::fact_guard(
+                    variant.rephrase,
+                    variant.pieces,
+                    entries,
+                    reader,
+                ),
             }
         }
         None => Delivery::fallback(name),

@@ -3,6 +3,8 @@
 use std::borrow::Cow;
 use std::convert::Infallible;
 
+use crate::guard::{FactGuard, FactRefusal};
+
 /// The outcome of delivering one response.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Delivery<'a> {
@@ -21,6 +23,10 @@ pub struct Delivery<'a> {
     /// The id of the selected variant's reviewed wording (`None` for the
     /// fail-closed name): the id the snapshot prints beside the variant.
     pub wording: Option<crate::WordingId>,
+    /// What a rephrase must keep: on by default, with the values filled into
+    /// the variant's placeholders (collected only for a variant that asks to
+    /// be rephrased). See [`Delivery::speak`].
+    pub guard: FactGuard,
 }
 
 impl<'a> Delivery<'a> {
@@ -33,7 +39,17 @@ impl<'a> Delivery<'a> {
             rephrase: false,
             fallback: true,
             wording: None,
+            guard: FactGuard::default(),
         }
+    }
+
+    /// This delivery with the fact guard off: its rephrase is delivered
+    /// whatever facts it changed. For one call where the caller checks the
+    /// rephrased text itself; the default is guarded.
+    #[must_use]
+    pub fn relax_fact_guard(mut self) -> Self {
+        self.guard = FactGuard::Off;
+        self
     }
 
     /// Whether the text goes to a rephraser: the variant opts in, it is not
@@ -43,24 +59,35 @@ impl<'a> Delivery<'a> {
     }
 
     /// The spoken text given the rephraser's answer (`None`: not asked):
-    /// the reworded text, or the literal one when it failed or came back blank.
+    /// the reworded text when it keeps the facts (the fact guard), else the
+    /// reviewed one, also when the rephraser failed or came back blank. The
+    /// one place every rephrase path (`speak`, `speak_with`, `speak_async`)
+    /// goes through.
     fn spoken<E>(self, answer: Option<Result<String, E>>) -> Spoken<'a, E> {
+        let not_used = |text, error, refused| Spoken {
+            text,
+            rephrased: false,
+            error,
+            refused,
+        };
         match answer {
-            Some(Ok(reworded)) if !reworded.trim().is_empty() => Spoken {
-                text: Cow::Owned(reworded),
-                rephrased: true,
-                error: None,
-            },
-            Some(Err(error)) => Spoken {
-                text: self.text,
-                rephrased: false,
-                error: Some(error),
-            },
-            _ => Spoken {
-                text: self.text,
-                rephrased: false,
-                error: None,
-            },
+            Some(Ok(reworded)) if !reworded.trim().is_empty() => {
+                let kept = match &self.guard {
+                    FactGuard::On { filled } => crate::guard::check(&self.text, filled, &reworded),
+                    FactGuard::Off => Ok(()),
+                };
+                match kept {
+                    Ok(()) => Spoken {
+                        text: Cow::Owned(reworded),
+                        rephrased: true,
+                        error: None,
+                        refused: None,
+                    },
+                    Err(refusal) => not_used(self.text, None, Some(refusal)),
+                }
+            }
+            Some(Err(error)) => not_used(self.text, Some(error), None),
+            _ => not_used(self.text, None, None),
         }
     }
 
@@ -127,6 +154,35 @@ pub struct Spoken<'a, E> {
     pub rephrased: bool,
     /// The rephraser's error, when it failed and the literal text was used.
     pub error: Option<E>,
+    /// Why the fact guard refused the rephrased text (the reviewed text was
+    /// used): a value or number lost, a number added, two numbers swapped.
+    pub refused: Option<FactRefusal>,
+}
+
+impl<E> Spoken<'_, E> {
+    /// What happened to the rephrase, for a log line.
+    pub fn outcome(&self) -> RephraseOutcome<'_, E> {
+        match (&self.error, &self.refused, self.rephrased) {
+            (Some(error), _, _) => RephraseOutcome::Failed(error),
+            (None, Some(refusal), _) => RephraseOutcome::Refused(refusal),
+            (None, None, true) => RephraseOutcome::Used,
+            (None, None, false) => RephraseOutcome::NotAsked,
+        }
+    }
+}
+
+/// What happened to a rephrase ([`Spoken::outcome`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RephraseOutcome<'s, E> {
+    /// Not asked: the variant does not opt in, it is a fallback, or the text
+    /// is blank (or the rephraser answered with blank text).
+    NotAsked,
+    /// The rephrased text was delivered.
+    Used,
+    /// The fact guard refused the rephrased text: the reviewed one was delivered.
+    Refused(&'s FactRefusal),
+    /// The rephraser failed: the reviewed text was delivered.
+    Failed(&'s E),
 }
 
 #[cfg(test)]
@@ -141,7 +197,55 @@ mod tests {
             rephrase,
             fallback: false,
             wording: Some(crate::WordingId(7)),
+            guard: FactGuard::default(),
         }
+    }
+
+    /// A rephrased variant whose text filled in `rush` and `4242`.
+    fn shipping() -> Delivery<'static> {
+        Delivery {
+            guard: FactGuard::On {
+                filled: vec!["4242".into(), "rush".into()],
+            },
+            ..delivery(
+                "Your card ending 4242 ships via rush delivery in 2 days.",
+                true,
+            )
+        }
+    }
+
+    /// Every rephrase path refuses an answer that changes a fact, delivers
+    /// the reviewed text and says why; a faithful answer is used; relaxed,
+    /// anything goes.
+    #[test]
+    fn every_rephrase_path_keeps_the_facts() {
+        let wrong = |_: &str| Ok::<_, ()>("Your card ending 4224 ships soon.".to_owned());
+        let faithful = |_: &str| {
+            Ok::<_, ()>("Your card ending 4242 arrives by RUSH delivery, in 2 days!".to_owned())
+        };
+        let refused = FactRefusal::Lost("rush".into());
+        let spoken = shipping().speak(&mut { wrong });
+        assert_eq!(spoken.text, shipping().text);
+        assert_eq!(spoken.outcome(), RephraseOutcome::Refused(&refused));
+        let spoken = shipping().speak_with(|_| "Your card ending 4224 ships soon.".to_owned());
+        assert_eq!(
+            (spoken.rephrased, spoken.refused.as_ref()),
+            (false, Some(&refused))
+        );
+        let mut llm = Llm {
+            calls: 0,
+            fail: false,
+        };
+        // «...» keeps everything: used.
+        let spoken = block_on(shipping().speak_async(&mut llm));
+        assert_eq!(spoken.outcome(), RephraseOutcome::Used);
+        let spoken = shipping().speak(&mut { faithful });
+        assert!(spoken.rephrased && spoken.refused.is_none(), "{spoken:?}");
+        let spoken = shipping().relax_fact_guard().speak(&mut { wrong });
+        assert_eq!(spoken.text, "Your card ending 4224 ships soon.");
+        assert_eq!(spoken.outcome(), RephraseOutcome::Used);
+        let spoken = delivery("hi", false).speak(&mut { wrong });
+        assert_eq!(spoken.outcome(), RephraseOutcome::NotAsked);
     }
 
     #[test]

@@ -16,6 +16,7 @@ mod explain;
 mod fast;
 mod fields;
 mod format;
+mod guard;
 #[cfg(feature = "serde")]
 pub mod json;
 mod lookup;
@@ -33,10 +34,11 @@ mod value;
 mod wording;
 mod writer;
 
-pub use delivery::{AsyncRephraser, Delivery, Rephraser, Spoken};
+pub use delivery::{AsyncRephraser, Delivery, RephraseOutcome, Rephraser, Spoken};
 pub use dialect::Dialect;
 pub use explain::{ConditionOutcome, Explanation};
 pub use format::{py_str, write_py_repr, write_py_str};
+pub use guard::{FactGuard, FactRefusal, numbers as figures};
 pub use memory::{
     Context, Entry, EntryKey, MapMemory, Memory, Reader, SetMemory, SkillId, SlotMemory,
     UnknownResponse, UnknownSkill, Visibility, find_entry,

@@ -5,6 +5,7 @@ use std::borrow::Cow;
 use std::fmt::{self, Write};
 
 use crate::delivery::Delivery;
+use crate::guard::{FactGuard, filled_values};
 use crate::memory::{Entry, Reader};
 use crate::piece::{Piece, Variant, literal_text, text_capacity};
 use crate::program::{Choice, CompactVariant, Program};
@@ -50,6 +51,22 @@ pub fn render<'a, S: AsRef<str>, C: AsRef<[usize]>, N: AsRef<str>, V, R: Reader>
 }
 
 /// Writes `pieces` for the view into `out`, piece by piece: no allocation.
+/// The fact guard of a variant's delivery: the values `pieces` fill in
+/// from `ctx`, collected only when the variant asks to be rephrased.
+pub(crate) fn fact_guard<S: AsRef<str>, C: AsRef<[usize]>, N: AsRef<str>, V, R: Reader>(
+    rephrase: bool,
+    pieces: &[Piece<S, C>],
+    entries: &[Entry<N, V>],
+    ctx: &R,
+) -> FactGuard {
+    if !rephrase {
+        return FactGuard::default();
+    }
+    FactGuard::On {
+        filled: filled_values(pieces.iter().map(|p| p.resolve(entries, ctx))),
+    }
+}
+
 pub fn write_pieces<S: AsRef<str>, C: AsRef<[usize]>, N: AsRef<str>, V, R: Reader>(
     out: &mut impl Write,
     pieces: &[Piece<S, C>],
@@ -86,14 +103,15 @@ enum Body<R> {
     Literal(&'static str),
     /// Pieces of straight-line generated code.
     Pieces(&'static [Piece]),
-    /// A variant's generated writer (straight-line code), and the
-    /// variant's capacity.
-    Written(Writer<R>, usize),
+    /// A variant's generated writer (straight-line code), the variant's
+    /// capacity, and its pieces (for the facts a rephrase must keep).
+    Written(Writer<R>, usize, &'static [Piece]),
     /// A variant of a compact (table-driven) agent.
     Compact(Program<'static>, CompactVariant),
-    /// A text rendered from a reloaded program (development hot reload).
+    /// A text rendered from a reloaded program (development hot reload),
+    /// and its fact guard.
     #[cfg(feature = "hot-reload")]
-    Owned(String),
+    Owned(String, FactGuard),
 }
 
 impl<'r, R: Reader> Rendered<'r, R> {
@@ -111,7 +129,7 @@ impl<'r, R: Reader> Rendered<'r, R> {
                 v.rephrase,
                 match (v.literal, writer) {
                     (Some(text), _) => Body::Literal(text),
-                    (None, Some(write)) => Body::Written(write, v.capacity),
+                    (None, Some(write)) => Body::Written(write, v.capacity, v.pieces),
                     (None, None) => Body::Pieces(v.pieces),
                 },
             ),
@@ -179,9 +197,28 @@ impl<'r, R: Reader> Rendered<'r, R> {
             variant: delivery.variant,
             rephrase: delivery.rephrase,
             wording: delivery.wording,
-            body: Body::Owned(delivery.text.into_owned()),
+            body: Body::Owned(delivery.text.into_owned(), delivery.guard),
             entries,
             reader,
+        }
+    }
+
+    /// What a rephrase of this text must keep: the values its placeholders
+    /// filled in (collected only when the variant asks to be rephrased).
+    fn guard(&self) -> FactGuard {
+        if !self.rephrase {
+            return FactGuard::default();
+        }
+        match &self.body {
+            Body::Literal(_) => FactGuard::default(),
+            Body::Pieces(pieces) | Body::Written(_, _, pieces) => {
+                fact_guard(true, pieces, self.entries, self.reader)
+            }
+            Body::Compact(program, variant) => FactGuard::On {
+                filled: program.filled_values(*variant, self.entries, self.reader),
+            },
+            #[cfg(feature = "hot-reload")]
+            Body::Owned(_, guard) => guard.clone(),
         }
     }
 
@@ -196,7 +233,7 @@ impl<'r, R: Reader> Rendered<'r, R> {
         match &self.body {
             Body::Literal(text) => out.write_str(text),
             Body::Pieces(pieces) => write_pieces(out, pieces, self.entries, self.reader),
-            Body::Written(write, _) => {
+            Body::Written(write, _, _) => {
                 let mut out = Out::Any(out);
                 write.write(self.reader, &mut out);
                 out.result()
@@ -205,7 +242,7 @@ impl<'r, R: Reader> Rendered<'r, R> {
                 program.write_variant(out, *variant, self.entries, self.reader)
             }
             #[cfg(feature = "hot-reload")]
-            Body::Owned(text) => out.write_str(text),
+            Body::Owned(text, _) => out.write_str(text),
         }
     }
 
@@ -221,7 +258,7 @@ impl<'r, R: Reader> Rendered<'r, R> {
         // cannot fail.
         match &self.body {
             Body::Literal(text) => out.push_str(text),
-            Body::Written(write, _) => write.write(self.reader, &mut Out::String(out)),
+            Body::Written(write, _, _) => write.write(self.reader, &mut Out::String(out)),
             Body::Pieces(pieces) => {
                 let _ = write_pieces(out, pieces, self.entries, self.reader);
             }
@@ -229,7 +266,7 @@ impl<'r, R: Reader> Rendered<'r, R> {
                 let _ = program.write_variant(out, *variant, self.entries, self.reader);
             }
             #[cfg(feature = "hot-reload")]
-            Body::Owned(text) => out.push_str(text),
+            Body::Owned(text, _) => out.push_str(text),
         }
     }
 
@@ -241,20 +278,21 @@ impl<'r, R: Reader> Rendered<'r, R> {
                 text: match &self.body {
                     Body::Literal(text) => Cow::Borrowed(text),
                     Body::Pieces(pieces) => render(pieces, self.entries, self.reader),
-                    Body::Written(write, capacity) => {
+                    Body::Written(write, capacity, _) => {
                         Cow::Owned(written(*write, self.reader, *capacity))
                     }
                     Body::Compact(program, variant) => {
                         Cow::Owned(program.render_variant(*variant, self.entries, self.reader))
                     }
                     #[cfg(feature = "hot-reload")]
-                    Body::Owned(text) => Cow::Owned(text.clone()),
+                    Body::Owned(text, _) => Cow::Owned(text.clone()),
                 },
                 response: self.response,
                 variant: Some(index),
                 rephrase: self.rephrase,
                 fallback: false,
                 wording: self.wording,
+                guard: self.guard(),
             },
         }
     }

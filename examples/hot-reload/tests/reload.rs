@@ -31,6 +31,11 @@ agent_module!(undone_edit);
 agent_module!(folder_recreated);
 agent_module!(folder_replaced);
 
+/// The Maestro example (its utter.yml declares the dialect).
+mod maestro_agent {
+    utter::include_responses!("../maestro-agent");
+}
+
 /// A copy of the example agent in a fresh folder, removed on drop.
 struct AgentCopy {
     folder: PathBuf,
@@ -38,13 +43,15 @@ struct AgentCopy {
 
 impl AgentCopy {
     fn new(test: &str) -> Self {
+        Self::of("agent", test)
+    }
+
+    /// A copy of the agent folder `source` (relative to this crate).
+    fn of(source: &str, test: &str) -> Self {
         let folder =
             std::env::temp_dir().join(format!("utter-hot-reload-{test}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&folder);
-        copy_folder(
-            &Path::new(env!("CARGO_MANIFEST_DIR")).join("agent"),
-            &folder,
-        );
+        copy_folder(&Path::new(env!("CARGO_MANIFEST_DIR")).join(source), &folder);
         AgentCopy { folder }
     }
 
@@ -665,4 +672,34 @@ fn a_folder_renamed_and_replaced_by_a_symlink_is_followed() {
     hot_reload().stop();
     let _ = std::fs::remove_file(&copy.folder);
     let _ = std::fs::remove_dir_all(&moved);
+}
+
+/// A Maestro agent reloads as Maestro, as it was compiled: under Mantle its
+/// skill's `on: activate` greeting (`utter_greet`, bundled by Maestro) would
+/// not exist and the edit would be rejected.
+#[test]
+fn a_maestro_agent_reloads_in_its_dialect() {
+    use maestro_agent::{Memory, Response, Skill, hot_reload};
+    let copy = AgentCopy::of("../maestro-agent", "maestro");
+    let events = watch(hot_reload(), &copy);
+    let mut memory = Memory::new();
+    memory.order_status.order_id = Some("A-17".into());
+    let view = memory.view(Skill::OrderStatus);
+    let before = view.deliver(Response::UtterOrderHelp);
+    copy.edit(
+        "skills/order_status/responses.yml",
+        "I can tell you where your order is.",
+        "I can tell you where order A-17 is.",
+    );
+    assert_eq!(
+        next(&events),
+        ReloadEvent::Reloaded {
+            changed: vec!["utter_order_help".into()]
+        }
+    );
+    let after = view.deliver(Response::UtterOrderHelp);
+    assert_eq!(after.text, "I can tell you where order A-17 is.");
+    // The edited wording is another reviewed wording: another id.
+    assert!(before.wording.is_some() && after.wording.is_some());
+    assert_ne!(before.wording, after.wording);
 }

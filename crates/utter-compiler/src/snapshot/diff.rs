@@ -320,6 +320,7 @@ mod tests {
         VariantView {
             index,
             wording: utter::WordingId(index as u64),
+            guarded: Vec::new(),
             source_text: text.to_owned(),
             condition: condition.map(str::to_owned),
             default: condition.is_none(),

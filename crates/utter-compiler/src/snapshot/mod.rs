@@ -66,6 +66,9 @@ pub struct VariantView {
     /// Its placeholders that a memory state delivering it leaves unset
     /// (the customer gets them as written), each with such a state.
     pub may_be_unset: Vec<(String, Witness)>,
+    /// For a rephrased variant, what a rephrase must keep (the fact guard):
+    /// its placeholders as written, then the figures of its text.
+    pub guarded: Vec<String>,
 }
 
 impl VariantView {
@@ -221,6 +224,11 @@ fn view_with(
                     .map(|w| describe_witness(&registry.entries, w)),
                 witness,
                 may_be_unset: may_be_unset.get(i).cloned().unwrap_or_default(),
+                guarded: if variant.rephrase {
+                    guarded_facts(&variant.pieces)
+                } else {
+                    Vec::new()
+                },
             }
         })
         .collect();
@@ -232,6 +240,23 @@ fn view_with(
         states: analysis.states,
         stopped: analysis.stopped.clone(),
     }
+}
+
+/// What a rephrase of a variant must keep: each placeholder as written
+/// (the value it fills in), then each figure of the text around them.
+pub fn guarded_facts(pieces: &[utter::Piece<String, Vec<usize>>]) -> Vec<String> {
+    let mut facts = Vec::new();
+    for piece in pieces {
+        if let utter::Piece::Session { raw, .. } | utter::Piece::Bare { raw, .. } = piece {
+            facts.push(raw.clone());
+        }
+    }
+    for piece in pieces {
+        if let utter::Piece::Text(text) = piece {
+            facts.extend(utter::figures(text));
+        }
+    }
+    facts
 }
 
 /// Every response the snapshot lists, in name order.
@@ -309,6 +334,10 @@ pub fn render(registry: &Registry, options: Options) -> String {
                 quote(&v.source_text),
                 one_line(&v.verdict())
             );
+            if !v.guarded.is_empty() {
+                let facts: Vec<String> = v.guarded.iter().map(|f| quote(f)).collect();
+                let _ = writeln!(out, "    ~ a rephrase must keep: {}", facts.join(", "));
+            }
             for (placeholder, state) in &v.may_be_unset {
                 let _ = writeln!(
                     out,

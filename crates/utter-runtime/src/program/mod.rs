@@ -416,6 +416,13 @@ impl<'a> Program<'a> {
             rephrase: variant.rephrase,
             fallback: false,
             wording: Some(variant.wording),
+            guard: if variant.rephrase {
+                crate::guard::FactGuard::On {
+                    filled: self.filled_values(CompactVariant(variant), entries, reader),
+                }
+            } else {
+                crate::guard::FactGuard::default()
+            },
         }
     }
 
@@ -474,6 +481,16 @@ impl<'a> Program<'a> {
         // Writing into a String cannot fail.
         let _ = self.write_variant(&mut text, variant, entries, reader);
         text
+    }
+
+    /// The text of each value a variant's placeholders fill in from `reader`.
+    pub(crate) fn filled_values<N: AsRef<str>, V, R: Reader>(
+        &self,
+        variant: CompactVariant,
+        entries: &[Entry<N, V>],
+        reader: &R,
+    ) -> Vec<String> {
+        crate::guard::filled_values(self.resolved(variant.0, entries, reader))
     }
 
     /// Writes a variant chosen by [`Program::rendered`] into `out`.

@@ -152,6 +152,8 @@ impl Live {
                 variant: delivery.variant,
                 rephrase: delivery.rephrase,
                 fallback: false,
+                wording: delivery.wording,
+                guard: delivery.guard,
             }
         })
     }
