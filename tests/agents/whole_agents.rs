@@ -393,6 +393,25 @@ fn adversaries_are_refused(deliveries: &[utter_agent_tests::Delivered]) -> usize
             let changed = String::from_utf8(changed).expect("a digit changed");
             assert!(refused(changed.clone()), "{text:?} as {changed:?}");
         }
+        // Add a number; swap the first two different numbers.
+        assert!(
+            refused(format!("{text} 987654321")),
+            "{text:?} plus a number"
+        );
+        let spans = number_spans(text);
+        if let Some((a, b)) = spans.iter().zip(spans.iter().skip(1)).find(|(a, b)| {
+            utter::figures(&text[(*a).clone()]) != utter::figures(&text[(*b).clone()])
+        }) {
+            let swapped = format!(
+                "{}{}{}{}{}",
+                &text[..a.start],
+                &text[b.clone()],
+                &text[a.end..b.start],
+                &text[a.clone()],
+                &text[b.end..]
+            );
+            assert!(refused(swapped.clone()), "{text:?} as {swapped:?}");
+        }
         let shouted = format!("{}!", text.to_ascii_uppercase());
         assert!(!refused(shouted), "{text:?} in capitals");
     }
@@ -413,4 +432,28 @@ fn words(text: &str) -> String {
         out.push(' ');
     }
     out
+}
+
+/// Where each number of `text` stands (digits, with `,` or `.` between).
+fn number_spans(text: &str) -> Vec<std::ops::Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut spans = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if !bytes[i].is_ascii_digit() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < bytes.len()
+            && (bytes[i].is_ascii_digit()
+                || (matches!(bytes[i], b',' | b'.')
+                    && i > start
+                    && bytes.get(i + 1).is_some_and(u8::is_ascii_digit)))
+        {
+            i += 1;
+        }
+        spans.push(start..i);
+    }
+    spans
 }

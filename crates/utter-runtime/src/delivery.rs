@@ -64,6 +64,16 @@ impl<'a> Delivery<'a> {
     /// one place every rephrase path (`speak`, `speak_with`, `speak_async`)
     /// goes through.
     fn spoken<E>(self, answer: Option<Result<String, E>>) -> Spoken<'a, E> {
+        let asked = answer.is_some();
+        let (response, wording) = (self.response, self.wording);
+        let spoken = self.spoken_from(answer);
+        if asked {
+            crate::wording::record_rephrase(response, wording, &spoken.outcome());
+        }
+        spoken
+    }
+
+    fn spoken_from<E>(self, answer: Option<Result<String, E>>) -> Spoken<'a, E> {
         let not_used = |text, error, refused| Spoken {
             text,
             rephrased: false,

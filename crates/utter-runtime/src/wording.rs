@@ -77,6 +77,37 @@ pub(crate) fn record(
     );
 }
 
+/// One `tracing` event for an asked rephrase (target `utter::rephrase`,
+/// level `INFO`): the response, wording id and outcome (`used`, `refused`
+/// with the reason, `failed`, or `blank` when the answer was blank).
+#[inline(always)]
+#[cfg_attr(not(feature = "tracing"), allow(unused_variables))]
+pub(crate) fn record_rephrase<E>(
+    response: &str,
+    wording: Option<WordingId>,
+    outcome: &crate::RephraseOutcome<'_, E>,
+) {
+    #[cfg(feature = "tracing")]
+    {
+        use crate::RephraseOutcome;
+        let (outcome, reason) = match outcome {
+            RephraseOutcome::Used => ("used", None),
+            RephraseOutcome::Refused(why) => ("refused", Some(why.to_string())),
+            RephraseOutcome::Failed(_) => ("failed", None),
+            RephraseOutcome::NotAsked => ("blank", None),
+        };
+        tracing::event!(
+            target: "utter::rephrase",
+            tracing::Level::INFO,
+            response,
+            wording = wording.map(tracing::field::display),
+            outcome,
+            reason,
+            "rephrased"
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

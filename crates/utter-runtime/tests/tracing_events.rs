@@ -33,7 +33,7 @@ impl Visit for Fields<'_> {
 
 impl Subscriber for Capture {
     fn enabled(&self, metadata: &Metadata<'_>) -> bool {
-        metadata.target() == "utter::delivery"
+        metadata.target().starts_with("utter::")
     }
     fn new_span(&self, _: &Attributes<'_>) -> Id {
         Id::from_u64(1)
@@ -160,4 +160,45 @@ fn program_delivery_emits_one_event_with_the_skill() {
     let mut want = expected(Some(0), Some("000000000000002a"));
     want.insert("skill".to_owned(), "card".to_owned());
     assert_eq!(events, [want.clone(), want]);
+}
+
+/// Each asked rephrase emits its outcome (target `utter::rephrase`); a
+/// variant that does not opt in emits nothing.
+#[test]
+fn each_rephrase_says_what_happened() {
+    let delivery = |rephrase| utter_runtime::Delivery {
+        text: "A fee of 7.5 applies".into(),
+        response: "utter_fee",
+        variant: Some(0),
+        rephrase,
+        fallback: false,
+        wording: Some(WordingId(9)),
+        guard: utter_runtime::FactGuard::default(),
+    };
+    let events = captured(|| {
+        delivery(true).speak_with(|_| "No fee applies".to_owned());
+        delivery(true).speak_with(|_| "You pay 7.5".to_owned());
+        delivery(false).speak_with(|_| "ignored".to_owned());
+    });
+    let outcomes: Vec<(&str, Option<&str>, &str)> = events
+        .iter()
+        .map(|e| {
+            (
+                e["outcome"].as_str(),
+                e.get("reason").map(String::as_str),
+                e["wording"].as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        outcomes,
+        [
+            (
+                "refused",
+                Some("the rephrased text lost `7.5`"),
+                "0000000000000009"
+            ),
+            ("used", None, "0000000000000009"),
+        ]
+    );
 }
