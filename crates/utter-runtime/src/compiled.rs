@@ -10,6 +10,7 @@
 use std::borrow::Cow;
 
 use crate::delivery::Delivery;
+use crate::guard::FactGuard;
 use crate::memory::{Entry, Reader};
 use crate::piece::Variant;
 use crate::template::{Rendered, render};
@@ -42,13 +43,22 @@ pub fn deliver<R: Reader>(
 ) -> Delivery<'static> {
     let delivery = match selected {
         Some((index, variant)) => {
-            // The writer is looked up only for a text with placeholders.
-            let text = match variant.literal {
-                Some(text) => Cow::Borrowed(text),
-                None => match Writer::of(variant, shapes) {
-                    Some(write) => Cow::Owned(written(write, reader, variant.capacity)),
-                    None => render(variant.pieces, entries, reader),
-                },
+            // The writer is looked up only for a text with placeholders,
+            // and only such a text has filled values for the fact guard.
+            let (text, guard) = match variant.literal {
+                Some(text) => (Cow::Borrowed(text), FactGuard::default()),
+                None => {
+                    let text = match Writer::of(variant, shapes) {
+                        Some(write) => Cow::Owned(written(write, reader, variant.capacity)),
+                        None => render(variant.pieces, entries, reader),
+                    };
+                    let guard = if variant.rephrase {
+                        crate::template::fact_guard(variant.pieces, entries, reader)
+                    } else {
+                        FactGuard::default()
+                    };
+                    (text, guard)
+                }
             };
             Delivery {
                 text,
@@ -57,12 +67,7 @@ pub fn deliver<R: Reader>(
                 rephrase: variant.rephrase,
                 fallback: false,
                 wording: Some(variant.wording),
-                guard: crate::template::fact_guard(
-                    variant.rephrase,
-                    variant.pieces,
-                    entries,
-                    reader,
-                ),
+                guard,
             }
         }
         None => Delivery::fallback(name),

@@ -68,7 +68,13 @@ impl<'a> Delivery<'a> {
         let (response, wording) = (self.response, self.wording);
         let spoken = self.spoken_from(answer);
         if asked {
-            crate::wording::record_rephrase(response, wording, &spoken.outcome());
+            let outcome = match spoken.outcome() {
+                RephraseOutcome::Used => "used",
+                RephraseOutcome::Refused(_) => "refused",
+                RephraseOutcome::Failed(_) => "failed",
+                RephraseOutcome::NotAsked => "blank",
+            };
+            crate::wording::record_rephrase(response, wording, outcome, spoken.refused.as_ref());
         }
         spoken
     }

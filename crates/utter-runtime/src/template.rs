@@ -51,17 +51,15 @@ pub fn render<'a, S: AsRef<str>, C: AsRef<[usize]>, N: AsRef<str>, V, R: Reader>
 }
 
 /// Writes `pieces` for the view into `out`, piece by piece: no allocation.
-/// The fact guard of a variant's delivery: the values `pieces` fill in
-/// from `ctx`, collected only when the variant asks to be rephrased.
+/// The fact guard of a rephrased variant's delivery: the values `pieces`
+/// fill in from `ctx`. Out of line: only a rephrased text with
+/// placeholders pays for it.
+#[inline(never)]
 pub(crate) fn fact_guard<S: AsRef<str>, C: AsRef<[usize]>, N: AsRef<str>, V, R: Reader>(
-    rephrase: bool,
     pieces: &[Piece<S, C>],
     entries: &[Entry<N, V>],
     ctx: &R,
 ) -> FactGuard {
-    if !rephrase {
-        return FactGuard::default();
-    }
     FactGuard::On {
         filled: filled_values(pieces.iter().map(|p| p.resolve(entries, ctx))),
     }
@@ -212,7 +210,7 @@ impl<'r, R: Reader> Rendered<'r, R> {
         match &self.body {
             Body::Literal(_) => FactGuard::default(),
             Body::Pieces(pieces) | Body::Written(_, _, pieces) => {
-                fact_guard(true, pieces, self.entries, self.reader)
+                fact_guard(pieces, self.entries, self.reader)
             }
             Body::Compact(program, variant) => FactGuard::On {
                 filled: program.filled_values(*variant, self.entries, self.reader),

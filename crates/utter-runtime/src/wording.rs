@@ -82,20 +82,15 @@ pub(crate) fn record(
 /// with the reason, `failed`, or `blank` when the answer was blank).
 #[inline(always)]
 #[cfg_attr(not(feature = "tracing"), allow(unused_variables))]
-pub(crate) fn record_rephrase<E>(
+pub(crate) fn record_rephrase(
     response: &str,
     wording: Option<WordingId>,
-    outcome: &crate::RephraseOutcome<'_, E>,
+    outcome: &str,
+    refused: Option<&crate::FactRefusal>,
 ) {
     #[cfg(feature = "tracing")]
     {
-        use crate::RephraseOutcome;
-        let (outcome, reason) = match outcome {
-            RephraseOutcome::Used => ("used", None),
-            RephraseOutcome::Refused(why) => ("refused", Some(why.to_string())),
-            RephraseOutcome::Failed(_) => ("failed", None),
-            RephraseOutcome::NotAsked => ("blank", None),
-        };
+        let reason = refused.map(ToString::to_string);
         tracing::event!(
             target: "utter::rephrase",
             tracing::Level::INFO,

@@ -377,6 +377,46 @@ fn texts(cuts: &BTreeSet<String>, k: usize) -> Vec<String> {
     out.into_iter().collect()
 }
 
+/// The entries `subject`'s conditions read in `view` (the rest read as
+/// unset there), and the finite domain of each that can hold a value; why
+/// nothing is claimed when one has no finite domain.
+#[allow(clippy::type_complexity)]
+pub(super) fn read_domains(
+    subject: &super::Subject<'_>,
+    view: Option<&str>,
+) -> Result<(BTreeSet<usize>, Vec<(usize, Vec<Value>)>), String> {
+    // The entries the conditions read in this view; the rest read as unset.
+    let readable = |id: usize| {
+        let e = &subject.entries[id];
+        e.visibility.readable_in(&e.namespace, view)
+    };
+    let mut read: BTreeSet<usize> = BTreeSet::new();
+    let mut comparisons = Comparisons::new(subject.entries.len());
+    for (_, expr) in &subject.conditioned {
+        read.extend(expr.refs().into_iter().copied().filter(|&id| readable(id)));
+        comparisons.add(expr);
+    }
+    for &id in &read {
+        let e = &subject.entries[id];
+        comparisons.member(id, e.ty, &e.values);
+    }
+    let mut domains: Vec<(usize, Vec<Value>)> = Vec::new();
+    for &id in &read {
+        let e = &subject.entries[id];
+        match comparisons.candidates(id, e.ty, &e.values) {
+            Ok(values) if !values.is_empty() => domains.push((id, values)),
+            Ok(_) => {}
+            Err(Unbounded(why)) => {
+                return Err(format!(
+                    "a condition reads `session.{}.{}`, {why}, so nothing is claimed",
+                    e.namespace, e.name
+                ));
+            }
+        }
+    }
+    Ok((read, domains))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -26,6 +26,7 @@ mod budget;
 pub mod domain;
 mod equalities;
 mod findings;
+mod tally;
 mod unset;
 
 pub use budget::{Budget, PROJECT_WORK_BUDGET, RESPONSE_WORK_BUDGET};
@@ -38,8 +39,9 @@ use utter::{Context, Entry, EntryKey, EvalError, Memory, Value, ValueRef};
 
 use crate::condition::Expr;
 use crate::lower::Registry;
-use domain::Comparisons;
+use domain::read_domains;
 use equalities::Equalities;
+use tally::{Tally, conclude, conclude_stopped};
 use utter::program::ProgramData;
 
 /// What the analysis says of one variant.
@@ -221,41 +223,17 @@ pub fn analyse_subject(subject: &Subject<'_>, view: Option<&str>, budget: &mut B
             stopped: None,
         };
     }
-    // The entries the conditions read in this view; the rest read as unset.
-    let readable = |id: usize| {
-        let e = &subject.entries[id];
-        e.visibility.readable_in(&e.namespace, view)
-    };
-    let mut read: BTreeSet<usize> = BTreeSet::new();
-    let mut comparisons = Comparisons::new(subject.entries.len());
-    for (_, expr) in conditioned {
-        read.extend(expr.refs().into_iter().copied().filter(|&id| readable(id)));
-        comparisons.add(expr);
-    }
-    for &id in &read {
-        let e = &subject.entries[id];
-        comparisons.member(id, e.ty, &e.values);
-    }
-    let mut domains: Vec<(usize, Vec<Value>)> = Vec::new();
-    for &id in &read {
-        let e = &subject.entries[id];
-        match comparisons.candidates(id, e.ty, &e.values) {
-            Ok(values) if !values.is_empty() => domains.push((id, values)),
-            Ok(_) => {}
-            Err(domain::Unbounded(why)) => {
-                let why = format!(
-                    "a condition reads `session.{}.{}`, {why}, so nothing is claimed",
-                    e.namespace, e.name
-                );
-                return Analysed {
-                    verdicts: undecided(verdicts, subject, &why),
-                    states: 0,
-                    may_be_unset,
-                    stopped: None,
-                };
-            }
+    let (read, domains) = match read_domains(subject, view) {
+        Ok(found) => found,
+        Err(why) => {
+            return Analysed {
+                verdicts: undecided(verdicts, subject, &why),
+                states: 0,
+                may_be_unset,
+                stopped: None,
+            };
         }
-    }
+    };
     // `None`: more than a u64 counts.
     let states = domains.iter().try_fold(1u64, |n, (_, values)| {
         n.checked_mul(values.len() as u64 + 1)
@@ -267,27 +245,12 @@ pub fn analyse_subject(subject: &Subject<'_>, view: Option<&str>, budget: &mut B
     let equalities = Equalities::of(conditioned, &domains);
     // Each distinct condition is evaluated once per state, however many
     // variants repeat it (a YAML anchor reused thousands of times).
-    let mut program = ProgramData::default();
-    let mut distinct: Vec<(&Expr<usize>, usize)> = Vec::new();
-    let mut by_shape: std::collections::HashMap<String, Vec<usize>> =
-        std::collections::HashMap::new();
-    // Per general condition: its number among the distinct ones.
-    let general: Vec<(usize, usize)> = conditioned
-        .iter()
-        .enumerate()
-        .filter(|(c, _)| !equalities.simple[*c])
-        .map(|(c, (_, expr))| {
-            let same = by_shape.entry(format!("{expr:?}")).or_default();
-            let found = same.iter().copied().find(|&k| distinct[k].0 == *expr);
-            let k = found.unwrap_or_else(|| {
-                distinct.push((*expr, program.condition(*expr) as usize));
-                same.push(distinct.len() - 1);
-                distinct.len() - 1
-            });
-            (c, k)
-        })
-        .collect();
-    let program = program.program();
+    let DistinctConditions {
+        data,
+        conditions: distinct,
+        general,
+    } = distinct_conditions(conditioned, &equalities.simple);
+    let program = data.program();
     // What a state costs: each distinct condition's operands, and setting
     // and looking up each entry read.
     let state_cost = 1
@@ -302,14 +265,17 @@ pub fn analyse_subject(subject: &Subject<'_>, view: Option<&str>, budget: &mut B
     let mut distinct_outcomes: Vec<Result<bool, EvalError>> = Vec::with_capacity(distinct.len());
     let mut memory = StateMemory(vec![None; subject.entries.len()]);
     let mut witness: Vec<Option<Witness>> = vec![None; subject.variants];
-    let mut ever_true = vec![false; conditioned.len()];
-    // `Some(None)`: evaluated without error at least once (an equality never errs).
-    let mut first_error: Vec<Option<Option<EvalError>>> = equalities
+    // What the enumeration learns of each conditioned variant.
+    let mut tallies: Vec<Tally> = equalities
         .simple
         .iter()
-        .map(|&simple| simple.then_some(None))
+        .map(|&simple| Tally {
+            ever_true: false,
+            // An equality never errs: evaluated without error.
+            first_error: simple.then_some(None),
+            shadowers: BTreeSet::new(),
+        })
         .collect();
-    let mut shadowers: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); conditioned.len()];
     let mut outcomes: Vec<(usize, Result<bool, EvalError>)> = Vec::with_capacity(general.len());
     let mut holding: Vec<usize> = Vec::new();
     let mut unset_seen: Vec<Vec<String>> = vec![Vec::new(); subject.variants];
@@ -360,19 +326,10 @@ pub fn analyse_subject(subject: &Subject<'_>, view: Option<&str>, budget: &mut B
             .map(|&c| conditioned[c].0)
             .or(subject.default);
         for &c in &holding {
-            ever_true[c] = true;
-            first_error[c] = Some(None);
-            if let Some(w) = winner.filter(|&w| w != conditioned[c].0) {
-                shadowers[c].insert(w);
-            }
+            tallies[c].held(winner.filter(|&w| w != conditioned[c].0));
         }
         for (c, outcome) in outcomes.drain(..) {
-            match outcome {
-                Ok(_) => first_error[c] = Some(None),
-                Err(e) => {
-                    first_error[c].get_or_insert(Some(e));
-                }
-            }
+            tallies[c].evaluated(outcome);
         }
         let state = || {
             Witness(
@@ -410,14 +367,7 @@ pub fn analyse_subject(subject: &Subject<'_>, view: Option<&str>, budget: &mut B
         let why = format!(
             "the analysis stopped at its work budget after {seen} of {of} memory states, before this was decided, so nothing is claimed"
         );
-        for (i, verdict) in verdicts.iter_mut().enumerate() {
-            if is_conditioned[i] || subject.default == Some(i) {
-                *verdict = match witness[i].take() {
-                    Some(w) => Verdict::Reachable(w),
-                    None => Verdict::Undecided(why.clone()),
-                };
-            }
-        }
+        conclude_stopped(&mut verdicts, subject, &mut witness, &why);
         return Analysed {
             verdicts,
             states: seen,
@@ -427,26 +377,53 @@ pub fn analyse_subject(subject: &Subject<'_>, view: Option<&str>, budget: &mut B
             )),
         };
     }
-    for (c, &(i, _)) in conditioned.iter().enumerate() {
-        verdicts[i] = match witness[i].take() {
-            Some(w) => Verdict::Reachable(w),
-            None if !ever_true[c] => Verdict::Unreachable(Why::NeverTrue {
-                error: first_error[c].flatten(),
-            }),
-            None => Verdict::Unreachable(Why::Shadowed(shadowers[c].iter().copied().collect())),
-        };
-    }
-    if let Some(d) = subject.default {
-        verdicts[d] = match witness[d].take() {
-            Some(w) => Verdict::Reachable(w),
-            None => Verdict::Unreachable(Why::Covered),
-        };
-    }
+    conclude(&mut verdicts, subject, &tallies, &mut witness);
     Analysed {
         verdicts,
         states: enumerated,
         may_be_unset,
         stopped: None,
+    }
+}
+
+/// The general conditions of a response (those that are not `entry ==
+/// literal`), each distinct one encoded once.
+struct DistinctConditions<'a> {
+    data: ProgramData,
+    /// Each distinct condition and its offset in `data`.
+    conditions: Vec<(&'a Expr<usize>, usize)>,
+    /// Per general condition: its number in `conditioned` and among the
+    /// distinct ones.
+    general: Vec<(usize, usize)>,
+}
+
+fn distinct_conditions<'a>(
+    conditioned: &[(usize, &'a Expr<usize>)],
+    simple: &[bool],
+) -> DistinctConditions<'a> {
+    let mut data = ProgramData::default();
+    let mut conditions: Vec<(&Expr<usize>, usize)> = Vec::new();
+    let mut by_shape: std::collections::HashMap<String, Vec<usize>> =
+        std::collections::HashMap::new();
+    let general = conditioned
+        .iter()
+        .enumerate()
+        .filter(|(c, _)| !simple[*c])
+        .map(|(c, (_, expr))| {
+            let same = by_shape.entry(format!("{expr:?}")).or_default();
+            let found = same.iter().copied().find(|&k| conditions[k].0 == *expr);
+            let k = found.unwrap_or_else(|| {
+                conditions.push((*expr, data.condition(*expr) as usize));
+                same.push(conditions.len() - 1);
+                conditions.len() - 1
+            });
+            (c, k)
+        })
+        .collect();
+    DistinctConditions {
+        data,
+        conditions,
+        general,
     }
 }
 

@@ -165,15 +165,10 @@ impl TryFrom<u8> for NodeTag {
     }
 }
 
-/// The comparison operators, by their byte.
-pub const OPERATORS: [CmpOp; 6] = [
-    CmpOp::Eq,
-    CmpOp::Ne,
-    CmpOp::Lt,
-    CmpOp::Le,
-    CmpOp::Gt,
-    CmpOp::Ge,
-];
+/// The comparison operators, by their byte: the table's order, so a new
+/// operator (added at the table's end) takes the next byte and no encoded
+/// program changes meaning.
+pub const OPERATORS: [CmpOp; CmpOp::ALL.len()] = CmpOp::ALL;
 
 /// The byte of a comparison operator.
 #[inline]

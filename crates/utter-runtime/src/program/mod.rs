@@ -33,6 +33,7 @@ use std::borrow::Cow;
 use std::fmt::{self, Write};
 
 use crate::delivery::Delivery;
+use crate::guard::FactGuard;
 use crate::memory::{Entry, Reader};
 use crate::resolve::{Resolved, bare_entry, resolve_entry};
 use crate::value::EvalError;
@@ -405,9 +406,18 @@ impl<'a> Program<'a> {
         };
         // A text without placeholder is borrowed here; rendering is out of
         // line, so the common literal delivery keeps a small frame.
-        let text = match self.literal(variant) {
-            Some(text) => Cow::Borrowed(text),
-            None => Cow::Owned(self.render_record(variant, entries, reader)),
+        let (text, guard) = match self.literal(variant) {
+            Some(text) => (Cow::Borrowed(text), FactGuard::default()),
+            None => (
+                Cow::Owned(self.render_record(variant, entries, reader)),
+                if variant.rephrase {
+                    FactGuard::On {
+                        filled: self.filled_values(CompactVariant(variant), entries, reader),
+                    }
+                } else {
+                    FactGuard::default()
+                },
+            ),
         };
         Delivery {
             text,
@@ -416,13 +426,7 @@ impl<'a> Program<'a> {
             rephrase: variant.rephrase,
             fallback: false,
             wording: Some(variant.wording),
-            guard: if variant.rephrase {
-                crate::guard::FactGuard::On {
-                    filled: self.filled_values(CompactVariant(variant), entries, reader),
-                }
-            } else {
-                crate::guard::FactGuard::default()
-            },
+            guard,
         }
     }
 
@@ -484,6 +488,7 @@ impl<'a> Program<'a> {
     }
 
     /// The text of each value a variant's placeholders fill in from `reader`.
+    #[inline(never)]
     pub(crate) fn filled_values<N: AsRef<str>, V, R: Reader>(
         &self,
         variant: CompactVariant,
