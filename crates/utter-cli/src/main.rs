@@ -169,8 +169,8 @@ enum Command {
         /// when the wording changed.
         #[arg(long)]
         check: bool,
-        /// How `--check` reports a change: a unified diff (`human`), GitHub
-        /// workflow commands, or JSON.
+        /// How `--check` reports a change: a unified diff (`human`), GitHub workflow
+        /// commands, or JSON; `html` writes the review page instead (`--out`, else stdout).
         #[arg(long, value_enum, default_value_t = SnapshotFormat::Human)]
         format: SnapshotFormat,
     },
@@ -184,7 +184,7 @@ enum Command {
         /// Also compare the bundled responses the projects do not override.
         #[arg(long)]
         bundled: bool,
-        /// `text`, `markdown` (for a pull-request comment) or `json`.
+        /// `text`, `markdown` (a pull-request comment), `json` or `html` (a page).
         #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
         format: DiffFormat,
     },
@@ -224,6 +224,7 @@ enum SnapshotFormat {
     Human,
     Github,
     Json,
+    Html,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -231,6 +232,7 @@ enum DiffFormat {
     Text,
     Markdown,
     Json,
+    Html,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]

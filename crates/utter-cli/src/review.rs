@@ -259,6 +259,29 @@ pub fn cmd_snapshot(
     let Some(registry) = registry_or_errors(dir, dialect, "snapshot", None, color)? else {
         return Ok(ExitCode::from(1));
     };
+    if format == SnapshotFormat::Html {
+        if check {
+            return Err(Fatal(
+                "`--format html` writes the review report; `--check` compares the snapshot: use one of them".to_owned(),
+            ));
+        }
+        let page = snapshot::html::report(&registry, snapshot::Options { bundled });
+        return match out {
+            Some(path) => {
+                snapshot::file::write(path, &page).map_err(|e| Fatal(e.to_string()))?;
+                writeln!(
+                    std::io::stdout(),
+                    "wrote {}",
+                    escape(&path.display().to_string())
+                )?;
+                Ok(ExitCode::SUCCESS)
+            }
+            None => {
+                std::io::stdout().lock().write_all(page.as_bytes())?;
+                Ok(ExitCode::SUCCESS)
+            }
+        };
+    }
     let path = out.map_or_else(|| default_path(dir), Path::to_path_buf);
     let shown = path.display().to_string();
     let found = render(&registry, bundled);
@@ -336,6 +359,7 @@ pub fn cmd_diff(
         DiffFormat::Text => write!(o, "{}", diff_text(&d, false))?,
         DiffFormat::Markdown => write!(o, "{}", diff_text(&d, true))?,
         DiffFormat::Json => writeln!(o, "{}", diff_json(&d))?,
+        DiffFormat::Html => write!(o, "{}", snapshot::html::diff_report(&d))?,
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -1287,3 +1287,58 @@ fn a_maestro_agent_is_checked_as_maestro_without_being_told() {
     ]);
     assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
 }
+
+/// `utter snapshot --format html` writes the review report: one page with
+/// every response of the snapshot, each variant's wording id beside it.
+#[test]
+fn snapshot_writes_a_self_contained_review_page() {
+    let out = utter(&["snapshot", &example(), "--format", "html"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let page = stdout(&out);
+    assert!(page.starts_with("<!DOCTYPE html>") && page.trim_end().ends_with("</html>"));
+    let snap = std::fs::read_to_string(Path::new(&example()).join("responses.snap")).unwrap();
+    let responses = snap.lines().filter(|l| l.starts_with("response ")).count();
+    assert_eq!(page.matches("<article").count(), responses);
+    for id in snap.lines().filter_map(|l| l.trim().strip_prefix("id ")) {
+        assert!(
+            page.contains(&format!("<code>{id}</code>")),
+            "wording id {id}"
+        );
+    }
+    assert!(!page.contains("<script") && !page.contains("http://") && !page.contains("https://"));
+    let both = utter(&["snapshot", &example(), "--format", "html", "--check"]);
+    assert_eq!(both.status.code(), Some(2), "{}", stderr(&both));
+}
+
+/// `utter diff --format html`: the changed words marked, on one page.
+#[test]
+fn diff_writes_a_page_with_the_changed_words_marked() {
+    let old = project(
+        "diff-html-old",
+        &[(
+            "responses.yml",
+            "responses:\n  utter_a:\n    - text: Hi <b>there</b>\n",
+        )],
+    );
+    let new = project(
+        "diff-html-new",
+        &[(
+            "responses.yml",
+            "responses:\n  utter_a:\n    - text: Hello <b>there</b>\n",
+        )],
+    );
+    let out = utter(&[
+        "diff",
+        &old.display().to_string(),
+        &new.display().to_string(),
+        "--format",
+        "html",
+    ]);
+    let page = stdout(&out);
+    assert!(page.starts_with("<!DOCTYPE html>"), "{}", stderr(&out));
+    assert!(
+        page.contains("<del>Hi</del>") && page.contains("<ins>Hello</ins>"),
+        "{page}"
+    );
+    assert!(!page.contains("<b>"), "{page}");
+}

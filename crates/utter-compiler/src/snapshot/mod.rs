@@ -13,6 +13,7 @@
 mod deliver;
 pub mod diff;
 pub mod file;
+pub mod html;
 mod shortcut;
 
 use std::fmt::Write as _;
