@@ -1,7 +1,7 @@
 //! The review report: the snapshot as one self-contained HTML page for the
 //! people who sign wording off (inline CSS, no script, no network; it works
 //! opened from disk). Every text from the agent goes through
-//! [`escape::html`]: shown, never markup.
+//! [`escape::html`](crate::diagnostics::escape::html): shown, never markup.
 
 use std::fmt::Write as _;
 
