@@ -5,11 +5,12 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-const CRATES: [&str; 4] = [
+const CRATES: [&str; 5] = [
     "crates/utter-compiler/src",
     "crates/utter-runtime/src",
     "crates/utter-cli/src",
     "crates/utter/src",
+    "crates/utter-playground/src",
 ];
 
 fn workspace() -> PathBuf {
@@ -129,7 +130,9 @@ fn no_import_circles_between_modules() {
     for src in CRATES {
         let edges = imports(&workspace().join(src));
         assert!(
-            !edges.is_empty() || src.ends_with("utter/src"),
+            // The facade and the playground have no modules that import
+            // each other (the playground: its transport calls the root).
+            !edges.is_empty() || src.ends_with("utter/src") || src.ends_with("playground/src"),
             "{src}: no imports found"
         );
         for module in edges.keys() {

@@ -513,35 +513,19 @@ fn cmd_render(
             path.display().to_string()
         };
         let text = read_memory_text(path)?;
-        let assignments =
-            utter::json::parse_located(&text).map_err(|e| Fatal(format!("{label}:{e}")))?;
-        for a in assignments {
-            let (line, column) = (a.line, a.column);
-            if let Err(error @ utter::SetError::WrongType { .. }) =
-                memory.set(&a.namespace, &a.entry, a.value)
-            {
-                return Err(Fatal(format!("{label}:{line}:{column}: {error}")));
-            } else if memory.entry(&a.namespace, &a.entry).is_none() {
-                let undeclared = utter::SetError::Undeclared {
-                    namespace: a.namespace.clone(),
-                    name: a.entry.clone(),
-                };
-                let key = format!("{}.{}", a.namespace, a.entry);
-                let keys: Vec<String> = registry
-                    .entries
-                    .iter()
-                    .map(|e| format!("{}.{}", e.namespace, e.name))
-                    .collect();
-                let hint = did_you_mean(&key, keys.iter().map(String::as_str))
-                    .map(|s| format!(" (did you mean `{s}`?)"))
-                    .unwrap_or_default();
-                eprintln!(
-                    "warning: {}",
-                    escape(&format!(
-                        "{label}:{line}:{column}: {undeclared}{hint}; it is not readable and is ignored"
-                    ))
-                );
-            }
+        let undeclared = memory
+            .load_document(&text)
+            .map_err(|e| Fatal(format!("{label}:{e}")))?;
+        for a in undeclared {
+            eprintln!(
+                "warning: {}",
+                escape(&format!(
+                    "{label}:{}:{}: {}",
+                    a.line,
+                    a.column,
+                    registry.undeclared_entry(&a.namespace, &a.entry)
+                ))
+            );
         }
     }
     let ctx = match skill {

@@ -28,7 +28,11 @@ pub struct Options {
 pub struct Agent {
     files: ProjectFiles,
     checked: Checked,
-    registry: Result<Registry, Vec<Finding>>,
+    /// The lowering of the responses free of errors themselves (every
+    /// response when the project has none).
+    usable: Registry,
+    /// The error findings, when there are any.
+    errors: Vec<Finding>,
 }
 
 impl Agent {
@@ -48,17 +52,12 @@ impl Agent {
             .unwrap_or_else(|| files.declared_dialect().unwrap_or_default());
         files.without_bundled_defaults = options.without_bundled_defaults;
         let (checked, usable) = crate::check_and_lower(&files);
-        // Without errors every response is usable: the lowering is the
-        // registry, done once.
-        let registry = if checked.has_errors() {
-            Err(checked.errors().cloned().collect())
-        } else {
-            Ok(usable)
-        };
+        let errors = checked.errors().cloned().collect();
         Agent {
             files,
             checked,
-            registry,
+            usable,
+            errors,
         }
     }
 
@@ -88,7 +87,20 @@ impl Agent {
     /// # Errors
     /// The error findings of a project that has errors.
     pub fn registry(&self) -> Result<&Registry, &[Finding]> {
-        self.registry.as_ref().map_err(Vec::as_slice)
+        if !self.errors.is_empty() {
+            Err(&self.errors)
+        } else {
+            // Without errors every response is usable: the lowering is
+            // the registry, done once.
+            Ok(&self.usable)
+        }
+    }
+
+    /// The lowering of the responses that are free of errors themselves
+    /// and read only valid entries: what can be explained, rendered and
+    /// reviewed while other parts of the project still have errors.
+    pub fn usable_registry(&self) -> &Registry {
+        &self.usable
     }
 
     /// [`Agent::registry`], taken with the checked project.
@@ -96,7 +108,12 @@ impl Agent {
     /// # Errors
     /// The error findings of a project that has errors.
     pub fn into_registry(self) -> (Checked, Result<Registry, Vec<Finding>>) {
-        (self.checked, self.registry)
+        let registry = if !self.errors.is_empty() {
+            Err(self.errors)
+        } else {
+            Ok(self.usable)
+        };
+        (self.checked, registry)
     }
 }
 

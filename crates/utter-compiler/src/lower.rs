@@ -177,6 +177,26 @@ impl Registry {
             .map(|i| &self.responses[i])
     }
 
+    /// Why a memory document's `namespace.entry` is ignored: no
+    /// `memory.yml` declares it, with the closest declared entry as a
+    /// did-you-mean.
+    pub fn undeclared_entry(&self, namespace: &str, entry: &str) -> String {
+        let undeclared = utter::SetError::Undeclared {
+            namespace: namespace.to_owned(),
+            name: entry.to_owned(),
+        };
+        let key = format!("{namespace}.{entry}");
+        let keys: Vec<String> = self
+            .entries
+            .iter()
+            .map(|e| format!("{}.{}", e.namespace, e.name))
+            .collect();
+        let hint = crate::diagnostics::did_you_mean(&key, keys.iter().map(String::as_str))
+            .map(|s| format!(" (did you mean `{s}`?)"))
+            .unwrap_or_default();
+        format!("{undeclared}{hint}; it is not readable and is ignored")
+    }
+
     /// `responses` encoded for the runtime's evaluator (in order: response
     /// number = index): what the interpreter runs and compact generated
     /// code embeds. Encoded on each call, so it always says what

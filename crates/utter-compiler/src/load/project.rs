@@ -14,6 +14,23 @@ pub const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
 /// The files utter reads at the project root.
 pub const ROOT_FILES: &[&str] = &["responses.yml", "memory.yml"];
 
+/// Whether reading an agent folder reads the file at `label` (a
+/// `/`-separated path in the folder): a root file, `utter.yml`, or a skill
+/// file in a skill folder that is not skipped. For tools that take files
+/// from elsewhere (the playground) and must say which ones count.
+pub fn is_agent_file(label: &str) -> bool {
+    if ROOT_FILES.contains(&label) || label == super::settings::SETTINGS_FILE {
+        return true;
+    }
+    let Some((id, name)) = label
+        .strip_prefix("skills/")
+        .and_then(|rest| rest.split_once('/'))
+    else {
+        return false;
+    };
+    SKILL_FILES.contains(&name) && !id.is_empty() && !id.starts_with(['_', '.']) && plain_name(id)
+}
+
 /// The raw files of one project, keyed by `/`-separated path relative to the
 /// agent folder. Skill folders are listed in sorted order, without the ones
 /// whose name starts with `_` or `.`.
@@ -485,5 +502,50 @@ impl ProjectFiles {
         project.skills.sort();
         project.dialect = project.declared_dialect().unwrap_or_default();
         project
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_files_an_agent_folder_is_read_from_are_the_ones_that_count() {
+        let dir = std::env::temp_dir().join(format!("utter-agent-files-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let labels = [
+            "responses.yml",
+            "memory.yml",
+            "utter.yml",
+            "domain.yml",
+            "skills/pay/responses.yml",
+            "skills/pay/memory.yml",
+            "skills/pay/skill.md",
+            "skills/pay/notes.md",
+            "skills/_draft/responses.yml",
+            "skills/.hidden/responses.yml",
+        ];
+        for label in labels {
+            let path = dir.join(label);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, "{}\n").unwrap();
+        }
+        let read = ProjectFiles::read(&dir).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        for label in labels {
+            assert_eq!(
+                is_agent_file(label),
+                read.files.contains_key(label),
+                "{label}"
+            );
+        }
+        for odd in [
+            "skills/responses.yml",
+            "skills//responses.yml",
+            "skills/a/b/skill.md",
+            "skills/a\nb/skill.md",
+        ] {
+            assert!(!is_agent_file(odd), "{odd:?}");
+        }
     }
 }

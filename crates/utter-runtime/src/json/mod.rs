@@ -267,6 +267,44 @@ pub trait FromJson: crate::SetMemory + Default {
 
 impl<M: crate::SetMemory + Default> FromJson for M {}
 
+/// Reads a memory document into a registry's [`crate::SlotMemory`] as
+/// `utter render --memory` reads it.
+impl<S: AsRef<str>, V> crate::SlotMemory<'_, S, V> {
+    /// Sets every entry `text` names. A value of another type than the
+    /// declared one is an error at its key (the entries before it are
+    /// set). An entry the registry does not declare cannot be read: it is
+    /// not stored, and is returned with its place for the caller to warn
+    /// about.
+    ///
+    /// # Errors
+    /// What [`parse_located`] refuses, and a value the entry's declared
+    /// type does not take.
+    pub fn load_document<T: AsRef<str>>(
+        &mut self,
+        text: &str,
+    ) -> Result<Vec<LocatedAssignment>, JsonError>
+    where
+        V: AsRef<[T]>,
+    {
+        let mut undeclared = Vec::new();
+        for a in parse_located(text)? {
+            match self.set(&a.namespace, &a.entry, a.value.clone()) {
+                Ok(()) => {}
+                Err(crate::SetError::Undeclared { .. }) => undeclared.push(a),
+                Err(error) => {
+                    return Err(JsonError {
+                        offset: a.offset,
+                        line: a.line,
+                        column: a.column,
+                        message: error.to_string(),
+                    });
+                }
+            }
+        }
+        Ok(undeclared)
+    }
+}
+
 /// One assignment of a memory document, with where its entry's key is.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LocatedAssignment {

@@ -1,0 +1,203 @@
+//! utter in the browser: the checks, the explanation, rendering and the
+//! review report of an agent whose files are given as text, behind one
+//! JSON-in, JSON-out function, [`respond`]. Built for
+//! `wasm32-unknown-unknown` it is the module `playground/` loads (the
+//! transport is [`abi`]); natively it is tested like any library.
+//!
+//! A request is an object with `op` and the agent's `files`
+//! (`{"<path in the agent folder>": "<text>"}`), and optionally `dialect`
+//! (`"mantle"`, `"maestro"`; absent: the agent's `utter.yml`, else Mantle):
+//!
+//! - `check`: the findings (file, line, column, severity, code, message,
+//!   help and the rustc-style text), the responses and the skills;
+//! - `render`: `response`, optional `skill` and `memory` (a memory
+//!   document as JSON text): the delivery, why that variant (each
+//!   condition's outcome) and the variant analysis of the response;
+//! - `report`: the review report page (`utter snapshot --format html`).
+//!
+//! Every answer is an object; a request that cannot be answered is
+//! `{"error": "..."}`. Nothing is ever markup: the page writes every
+//! string as text, and the report is escaped by the compiler.
+
+use serde_json::{Map, Value as Json, json};
+use utter::{Context, SlotMemory};
+use utter_compiler::load::project::is_agent_file;
+use utter_compiler::{Agent, Checked, Finding, OpenOptions, ProjectFiles, Registry, snapshot};
+
+pub mod abi;
+
+/// The answer to one request (see the crate's documentation).
+pub fn respond(request: &str) -> String {
+    match answer(request) {
+        Ok(answer) => answer,
+        Err(message) => json!({ "error": message }),
+    }
+    .to_string()
+}
+
+fn answer(request: &str) -> Result<Json, String> {
+    let request: Json =
+        serde_json::from_str(request).map_err(|e| format!("the request is not JSON: {e}"))?;
+    let op = request["op"].as_str().ok_or("the request has no `op`")?;
+    let (agent, ignored) = open(&request)?;
+    let mut answer = match op {
+        "check" => check(&agent),
+        "render" => render(&agent, &request)?,
+        "report" => {
+            json!({ "html": snapshot::html::report(agent.usable_registry(), snapshot::Options::default()) })
+        }
+        other => return Err(format!("unknown op `{other}`: check, render or report")),
+    };
+    answer["dialect"] = json!(agent.dialect().name());
+    answer["ignored_files"] = json!(ignored);
+    answer["usable_only"] = json!(agent.checked().has_errors());
+    Ok(answer)
+}
+
+/// The agent of the request's files and dialect, and the paths that are
+/// not agent files (an agent folder read from disk would not read them).
+fn open(request: &Json) -> Result<(Agent, Vec<String>), String> {
+    let files = request["files"]
+        .as_object()
+        .ok_or("the request has no `files` object")?;
+    let mut ignored = Vec::new();
+    let mut read = Vec::new();
+    for (path, text) in files {
+        let text = text
+            .as_str()
+            .ok_or_else(|| format!("the text of `{path}` is not a string"))?;
+        if is_agent_file(path) {
+            read.push((path.clone(), text.to_owned()));
+        } else {
+            ignored.push(path.clone());
+        }
+    }
+    let dialect = match &request["dialect"] {
+        Json::Null => None,
+        Json::String(name) => Some(
+            utter_compiler::bundled::Dialect::from_name(name)
+                .ok_or_else(|| format!("unknown dialect `{name}`: mantle or maestro"))?,
+        ),
+        _ => return Err("`dialect` is not a string".into()),
+    };
+    let options = OpenOptions {
+        dialect,
+        ..OpenOptions::default()
+    };
+    Ok((
+        Agent::from_files(ProjectFiles::from_files(read), options),
+        ignored,
+    ))
+}
+
+fn check(agent: &Agent) -> Json {
+    let checked = agent.checked();
+    let registry = agent.usable_registry();
+    json!({
+        "findings": checked.findings.iter().map(|f| finding(checked, f)).collect::<Vec<_>>(),
+        "responses": registry.responses.iter().map(|r| json!({
+            "name": r.name,
+            "file": r.file,
+            "line": r.line,
+            "skill": r.skill,
+            "bundled": utter_compiler::bundled::is_bundled(&r.file),
+        })).collect::<Vec<_>>(),
+        "skills": registry.skills,
+    })
+}
+
+fn finding(checked: &Checked, f: &Finding) -> Json {
+    json!({
+        "code": f.code,
+        "severity": f.severity.as_str(),
+        "file": f.file,
+        "response": f.response,
+        "variant": f.variant,
+        "line": f.line,
+        "column": f.column,
+        "end_line": f.end_line,
+        "end_column": f.end_column,
+        "message": f.message,
+        "help": f.help,
+        "note": f.note,
+        "rendered": utter_compiler::diagnostics::render_finding_in(f, checked.source(&f.file), false),
+    })
+}
+
+fn render(agent: &Agent, request: &Json) -> Result<Json, String> {
+    let registry = agent.usable_registry();
+    let name = request["response"]
+        .as_str()
+        .ok_or("the request has no `response`")?;
+    let skill = request["skill"].as_str().filter(|s| !s.is_empty());
+    let mut memory = SlotMemory::new(&registry.entries);
+    let mut answer = Map::new();
+    let text = request["memory"].as_str().unwrap_or_default();
+    if !text.trim().is_empty() {
+        match memory.load_document(text) {
+            Ok(undeclared) => {
+                answer.insert(
+                    "memory_warnings".into(),
+                    undeclared
+                        .iter()
+                        .map(|a| {
+                            json!({
+                                "line": a.line,
+                                "column": a.column,
+                                "message": registry.undeclared_entry(&a.namespace, &a.entry),
+                            })
+                        })
+                        .collect(),
+                );
+            }
+            Err(e) => {
+                answer.insert(
+                    "memory_error".into(),
+                    json!({ "line": e.line, "column": e.column, "message": e.message }),
+                );
+                return Ok(Json::Object(answer));
+            }
+        }
+    }
+    let ctx = match skill {
+        Some(skill) => {
+            Context::for_skill_id(&memory, skill, &registry.skills).map_err(|e| e.to_string())?
+        }
+        None => Context::new(&memory),
+    };
+    let interpreter = registry.interpreter();
+    let delivery = interpreter.deliver(name, &ctx);
+    answer.insert(
+        "delivery".into(),
+        serde_json::to_value(&delivery).map_err(|e| e.to_string())?,
+    );
+    answer.insert(
+        "why".into(),
+        json!(registry.explain(name, &ctx).to_string()),
+    );
+    if let Some(index) = registry.responses.iter().position(|r| r.name == name) {
+        answer.insert("analysis".into(), analysis(registry, index, skill));
+    }
+    Ok(Json::Object(answer))
+}
+
+/// The variant analysis of one response (what `utter explain` says), in
+/// the view of `skill` (else the response's own).
+fn analysis(registry: &Registry, index: usize, skill: Option<&str>) -> Json {
+    let view = skill.or_else(|| utter_compiler::analysis::home_view(registry, index));
+    let shown = snapshot::response_view(registry, index, view);
+    json!({
+        "view": view,
+        "states": shown.states,
+        "stopped": shown.stopped,
+        "variants": shown.variants.iter().map(|v| json!({
+            "index": v.index,
+            "wording_id": v.wording.to_string(),
+            "when": v.when(),
+            "rephrase": v.rephrase,
+            "kind": v.kind,
+            "verdict": v.verdict(),
+            "text": v.text,
+        })).collect::<Vec<_>>(),
+    })
+}

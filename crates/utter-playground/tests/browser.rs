@@ -1,0 +1,150 @@
+//! Headless Chromium drives both pages: the review report (`utter snapshot
+//! --format html`, `utter diff --format html`) of the card agent, and the
+//! playground built for WebAssembly. The browser side is
+//! `playground/tests/browser.test.mjs` (Node.js, playwright-core).
+//!
+//! It needs Chromium, Node.js, `npm ci --prefix playground/tests` and the
+//! `wasm32-unknown-unknown` target. Without them it says what is missing
+//! and passes, unless `UTTER_BROWSER_TESTS=require` (CI sets it): then a
+//! missing piece fails the test.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use utter_compiler::snapshot::{self, diff::diff};
+use utter_compiler::{Agent, OpenOptions, Registry};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn chromium() -> PathBuf {
+    std::env::var_os("CHROMIUM").map_or_else(|| PathBuf::from("/usr/bin/chromium"), PathBuf::from)
+}
+
+/// What the test needs and this machine lacks, each with how to get it.
+fn missing() -> Vec<String> {
+    let mut missing = Vec::new();
+    if !chromium().is_file() {
+        missing.push("Chromium (apt-get install chromium, or CHROMIUM=<path>)".to_owned());
+    }
+    if Command::new("node").arg("--version").output().is_err() {
+        missing.push("Node.js".to_owned());
+    }
+    if !repo()
+        .join("playground/tests/node_modules/playwright-core")
+        .is_dir()
+    {
+        missing.push("playwright-core (npm ci --prefix playground/tests)".to_owned());
+    }
+    let targets = Command::new("rustup")
+        .args(["target", "list", "--installed"])
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+        .unwrap_or_default();
+    if !targets.lines().any(|t| t == "wasm32-unknown-unknown") {
+        missing.push(
+            "the wasm32-unknown-unknown target (rustup target add wasm32-unknown-unknown)"
+                .to_owned(),
+        );
+    }
+    missing
+}
+
+fn open(dir: &Path) -> Registry {
+    let agent = Agent::open(dir, OpenOptions::default()).expect("the agent reads");
+    let (_, registry) = agent.into_registry();
+    registry.expect("the agent has no errors")
+}
+
+/// A copy of the card agent with one wording changed, for the diff page.
+fn edited_copy(from: &Path, to: &Path) {
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+            edited_copy(&entry.path(), &target);
+        } else {
+            let text = std::fs::read_to_string(entry.path()).unwrap_or_default();
+            let edited = text.replace(
+                "Standard replacement is free.",
+                "Standard replacement costs nothing today.",
+            );
+            std::fs::write(target, edited).unwrap();
+        }
+    }
+}
+
+#[test]
+fn both_pages_work_in_headless_chromium() {
+    let missing = missing();
+    if !missing.is_empty() {
+        assert!(
+            std::env::var("UTTER_BROWSER_TESTS").as_deref() != Ok("require"),
+            "the browser tests are required and this machine lacks: {}",
+            missing.join("; ")
+        );
+        eprintln!(
+            "browser tests skipped; this machine lacks: {}",
+            missing.join("; ")
+        );
+        return;
+    }
+    let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser");
+    let _ = std::fs::remove_dir_all(&work);
+    std::fs::create_dir_all(&work).unwrap();
+
+    // The pages under test: the card agent's report, and a diff of it.
+    let card = repo().join("examples/card-agent");
+    let registry = open(&card);
+    let views = snapshot::responses(&registry, snapshot::Options::default());
+    let names: Vec<&str> = views.iter().map(|v| v.name.as_str()).collect();
+    assert!(names.len() > 10);
+    let report = work.join("report.html");
+    std::fs::write(
+        &report,
+        snapshot::html::report(&registry, snapshot::Options::default()),
+    )
+    .unwrap();
+    let edited = work.join("edited-agent");
+    std::fs::create_dir_all(&edited).unwrap();
+    edited_copy(&card, &edited);
+    let changes = diff(&registry, &open(&edited), snapshot::Options::default());
+    assert!(!changes.is_empty());
+    let diff_page = work.join("diff.html");
+    std::fs::write(&diff_page, snapshot::html::diff_report(&changes)).unwrap();
+
+    // The playground, built as its documented command builds it (in a
+    // target folder of its own: this test's build holds the usual one).
+    let site = work.join("site");
+    let built = Command::new("bash")
+        .arg(repo().join("playground/build.sh"))
+        .arg(&site)
+        .env(
+            "CARGO_TARGET_DIR",
+            Path::new(env!("CARGO_TARGET_TMPDIR")).join("wasm-target"),
+        )
+        .status()
+        .expect("bash runs");
+    assert!(built.success(), "playground/build.sh failed");
+
+    let output = Command::new("node")
+        .args(["--test", "playground/tests/"])
+        .current_dir(repo())
+        .env("CHROMIUM", chromium())
+        .env("SITE", &site)
+        .env("REPORT", &report)
+        .env("DIFF", &diff_page)
+        .env("REPORT_RESPONSES", serde_json::to_string(&names).unwrap())
+        .env("REPORT_FINGERPRINT", registry.wording_fingerprint())
+        .output()
+        .expect("node runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    eprintln!("{stdout}{}", String::from_utf8_lossy(&output.stderr));
+    assert!(output.status.success(), "the browser tests failed");
+    assert!(
+        stdout.contains("# pass 5") && stdout.contains("# fail 0"),
+        "every browser test ran"
+    );
+}

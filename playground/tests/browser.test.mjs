@@ -1,0 +1,180 @@
+// Headless Chromium drives the review report and the playground.
+// Run by crates/utter-playground/tests/browser.rs, which builds the site and
+// the report and passes them in:
+//   SITE=<built playground folder> REPORT=<report.html> DIFF=<diff.html>
+//   CHROMIUM=/usr/bin/chromium node --test playground/tests/
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { chromium, server, launchOptions } from "./harness.mjs";
+
+let browser;
+let site;
+before(async () => {
+  browser = await chromium.launch(launchOptions());
+  site = await server(process.env.SITE);
+});
+after(async () => {
+  await browser?.close();
+  site?.close();
+});
+
+/// A page that records every console error, uncaught error and request.
+async function watched() {
+  const page = await browser.newPage();
+  const problems = [];
+  const requests = [];
+  page.on("console", (m) => {
+    if (m.type() === "error" || m.type() === "warning") problems.push(`console ${m.type()}: ${m.text()}`);
+  });
+  page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+  page.on("request", (r) => requests.push(r.url()));
+  return { page, problems, requests };
+}
+
+test("the review report loads from disk with no console error and shows every response", async () => {
+  const { page, problems, requests } = await watched();
+  const url = "file://" + process.env.REPORT;
+  await page.goto(url);
+  assert.deepEqual(problems, []);
+  assert.deepEqual(requests, [url], "the report fetches nothing");
+  assert.match(await page.title(), /wording/i);
+  const names = await page.locator("article h3 code").allTextContents();
+  for (const name of JSON.parse(process.env.REPORT_RESPONSES)) {
+    assert.ok(names.includes(name), `${name} is on the page`);
+  }
+  assert.equal(await page.locator("nav ul.toc li").count() > 0, true, "a contents list");
+  assert.ok((await page.locator(".variant").count()) >= names.length, "every variant");
+  assert.ok((await page.locator(".badge.rephrase").count()) > 0, "rephrase badges");
+  const body = await page.locator("body").textContent();
+  assert.ok(body.includes(process.env.REPORT_FINGERPRINT), "the wording fingerprint");
+  // The contents list leads to each response.
+  await page.locator("nav ul.toc a").first().click();
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("the diff report marks the changed words and loads with no console error", async () => {
+  const { page, problems, requests } = await watched();
+  const url = "file://" + process.env.DIFF;
+  await page.goto(url);
+  assert.deepEqual(problems, []);
+  assert.deepEqual(requests, [url]);
+  assert.ok((await page.locator("del").count()) > 0 && (await page.locator("ins").count()) > 0);
+  assert.match(await page.locator("h2").first().textContent(), /review first/i);
+  await page.close();
+});
+
+async function openPlayground(hash = "") {
+  const w = await watched();
+  await w.page.goto(site.url + "/index.html" + hash);
+  await w.page.waitForSelector("body[data-ready=true]");
+  return w;
+}
+
+async function findings(page) {
+  return page.$$eval("#findings li", (items) =>
+    items.map((li) => ({
+      file: li.dataset.file,
+      line: Number(li.dataset.line),
+      column: Number(li.dataset.column),
+      code: li.dataset.code,
+      text: li.textContent,
+    })),
+  );
+}
+
+test("the playground: a typo is found at its line, fixing it removes it, render delivers", async () => {
+  const { page, problems, requests } = await openPlayground();
+  assert.deepEqual(await findings(page), [], "the example agent is clean");
+  await page.click('#files button[data-path="skills/card_replace/responses.yml"]');
+  const editor = page.locator("#editor");
+  const text = await editor.inputValue();
+  // A typo in a condition: `replacement_reaon`, found where the memory
+  // key starts (1-based line and column).
+  const key = text.indexOf("session.card_replace.replacement_reason ==");
+  assert.ok(key > 0);
+  const at = key + "session.card_replace.".length;
+  const line = text.slice(0, key).split("\n").length;
+  const column = key - text.lastIndexOf("\n", key - 1);
+  await editor.focus();
+  await editor.evaluate((el, at) => el.setSelectionRange(at + "replacement_rea".length, at + "replacement_reas".length), at);
+  await page.keyboard.press("Delete"); // as typed: one key
+  const found = await findings(page);
+  assert.equal(found.length >= 1, true, JSON.stringify(found));
+  const typo = found.find((f) => f.file === "skills/card_replace/responses.yml" && f.line === line);
+  assert.ok(typo, `a finding at line ${line}: ${JSON.stringify(found)}`);
+  assert.equal(typo.column, column, JSON.stringify(typo));
+  assert.match(typo.text, /replacement_reaon/);
+  assert.match(typo.text, /did you mean|replacement_reason/);
+  assert.equal(await page.locator(`#gutter span[data-line="${line}"].error`).count(), 1, "the line is marked");
+  // Clicking the finding puts the caret at its place.
+  await page.locator("#findings li").first().click();
+  const caret = await editor.evaluate((el) => el.selectionStart);
+  assert.ok(caret > 0);
+  // Fixing it (one key again) removes it.
+  await page.keyboard.press("End");
+  await editor.evaluate((el, at) => el.setSelectionRange(at + "replacement_rea".length, at + "replacement_rea".length), at);
+  await page.keyboard.type("s");
+  assert.deepEqual(await findings(page), [], "fixed");
+  const ms = Number(await page.locator("#summary").getAttribute("data-ms"));
+  assert.ok(ms >= 0);
+  console.log(`keystroke to findings: ${ms.toFixed(2)} ms`);
+
+  // Render: the shared example's memory delivers the lost-card fee.
+  await page.click("#tab-render");
+  assert.equal(await page.locator("#delivered").textContent(), "A fee of $7.5 applies for a lost card.");
+  assert.match(await page.locator("#delivery-meta").textContent(), /variant 1, wording id [0-9a-f]{16}/);
+  assert.match(await page.locator("#why").textContent(), /variant 1/);
+  assert.equal(await page.locator("#analysis li").count(), 3);
+  await page.fill("#memory", '{"card_replace": {"replacement_reason": "stolen"}}');
+  assert.equal(await page.locator("#delivered").textContent(), "No fee for cards reported stolen.");
+  await page.fill("#memory", '{"card_replace": {"replacement_reason": 3}}');
+  assert.match(await page.locator("#memory-note").textContent(), /memory 1:19: .*replacement_reason.*not one of/);
+
+  // The review report of the edited agent.
+  await page.click("#tab-report");
+  const frame = page.frameLocator("#report");
+  assert.ok((await frame.locator("article h3 code").allTextContents()).includes("utter_card_replacement_fee"));
+  assert.deepEqual(problems, []);
+  assert.ok(requests.every((r) => r.startsWith(site.url)), `only the site: ${requests}`);
+  await page.close();
+});
+
+test("the playground: a shared link holds the files, and the agent's text is never markup", async () => {
+  const { page, problems, requests } = await openPlayground();
+  await page.click('#files button[data-path="responses.yml"]');
+  const hostile = `responses:\n  utter_greet:\n    - text: "<img src=http://example.invalid/x onerror=alert(1)><b>bold</b>"\n`;
+  await page.fill("#editor", hostile);
+  await page.click("#share");
+  await page.waitForFunction(() => location.hash.startsWith("#s1."));
+  const link = page.url();
+  await page.close();
+
+  const again = await openPlayground(link.slice(link.indexOf("#")));
+  await again.page.click('#files button[data-path="responses.yml"]');
+  assert.equal(await again.page.locator("#editor").inputValue(), hostile);
+  await again.page.click("#tab-render");
+  await again.page.selectOption("#response", "utter_greet");
+  assert.equal(
+    await again.page.locator("#delivered").textContent(),
+    "<img src=http://example.invalid/x onerror=alert(1)><b>bold</b>",
+  );
+  assert.equal(await again.page.locator("#delivered img, #delivered b").count(), 0, "no markup");
+  await again.page.click("#tab-report");
+  const frame = again.page.frameLocator("#report");
+  assert.equal(await frame.locator("article img, article b").count(), 0, "no markup in the report");
+  assert.ok((await frame.locator("body").textContent()).includes("<img src=http://example.invalid/x"));
+  for (const w of [{ problems, requests }, again]) {
+    assert.deepEqual(w.problems, []);
+    assert.ok(w.requests.every((r) => r.startsWith(site.url)), `only the site: ${w.requests}`);
+  }
+  await again.page.close();
+});
+
+test("the playground: a broken link says so and shows the example", async () => {
+  const { page, problems } = await openPlayground("#s1.not-deflate");
+  assert.match(await page.locator("#status").textContent(), /no agent/);
+  assert.ok((await page.locator("#files button").count()) >= 5);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
