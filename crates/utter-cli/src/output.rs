@@ -68,22 +68,9 @@ pub fn human(checked: &Checked, findings: &[Finding], dir: &Path, color: bool) -
 }
 
 fn finding_json(f: &Finding, dir: &Path) -> Json {
-    json!({
-        "code": f.code,
-        "severity": f.severity.as_str(),
-        "file": f.file,
-        "path": display_path(dir, &f.file),
-        "response": f.response,
-        "variant": f.variant,
-        "line": f.line,
-        "column": f.column,
-        "end_line": f.end_line,
-        "end_column": f.end_column,
-        "message": f.message,
-        "note": f.note,
-        "help": f.help,
-        "suggestion": f.suggestion,
-    })
+    let mut json = serde_json::to_value(f).expect("a finding serializes");
+    json["path"] = Json::String(display_path(dir, &f.file));
+    json
 }
 
 /// The JSON document of `utter check --format json` (see docs/cli-and-ci.md).

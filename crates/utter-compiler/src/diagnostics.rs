@@ -8,6 +8,8 @@ use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
 
 pub mod codes;
 pub mod escape;
+#[cfg(feature = "serde")]
+mod serialize;
 
 /// How much a finding matters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -107,21 +107,13 @@ fn check(agent: &Agent) -> Json {
 }
 
 fn finding(checked: &Checked, f: &Finding) -> Json {
-    json!({
-        "code": f.code,
-        "severity": f.severity.as_str(),
-        "file": f.file,
-        "response": f.response,
-        "variant": f.variant,
-        "line": f.line,
-        "column": f.column,
-        "end_line": f.end_line,
-        "end_column": f.end_column,
-        "message": f.message,
-        "help": f.help,
-        "note": f.note,
-        "rendered": utter_compiler::diagnostics::render_finding_in(f, checked.source(&f.file), false),
-    })
+    let mut json = serde_json::to_value(f).expect("a finding serializes");
+    json["rendered"] = Json::String(utter_compiler::diagnostics::render_finding_in(
+        f,
+        checked.source(&f.file),
+        false,
+    ));
+    json
 }
 
 fn render(agent: &Agent, request: &Json) -> Result<Json, String> {
