@@ -255,13 +255,14 @@ fn readability_is_decided_in_one_place() {
 /// after it opens agents through it).
 #[test]
 fn the_compiler_imports_only_down_the_pipeline() {
-    const ORDER: [&str; 16] = [
+    const ORDER: [&str; 17] = [
         "unicode",
         "diagnostics",
         "bundled",
         "condition",
         "template",
         "load",
+        "memo",
         "names",
         "wording",
         "validate",

@@ -22,6 +22,66 @@ pub struct Options {
     pub without_bundled_defaults: bool,
 }
 
+/// What a check of an agent keeps for the next check of it (the language
+/// server checks on every keystroke): each `responses.yml` file's check,
+/// each response's lowering and each set of conditions' verdicts, under
+/// one *schema* (every file but the `responses.yml` files, the skills and
+/// the options). An edit of one `responses.yml` file checks that file
+/// again, merges the files and lowers and analyses what it changed; any
+/// other edit starts afresh.
+///
+/// Reuse is exact: what is kept is a pure function of its key within one
+/// schema, and the project-wide budgets (YAML, did-you-mean hints,
+/// analysis work) are replayed: a result is kept only when no budget
+/// refused it anything, and reused only when what is left covers what it
+/// spent. `tests/incremental.rs` edits random files of random agents and
+/// compares every result with a check from scratch.
+#[derive(Debug, Default)]
+pub struct CheckCache {
+    schema: Vec<u8>,
+    pub(crate) units: crate::validate::UnitMemo,
+    pub(crate) lowered: crate::lower::LoweringMemo,
+    pub(crate) verdicts: crate::analysis::VerdictMemo,
+}
+
+impl CheckCache {
+    /// A cache that keeps results from check to check.
+    pub fn new() -> Self {
+        CheckCache {
+            schema: Vec::new(),
+            units: crate::validate::UnitMemo::enabled(),
+            lowered: crate::memo::Memo::enabled(),
+            verdicts: crate::memo::Memo::enabled(),
+        }
+    }
+
+    /// A cache that keeps nothing: a one-off check.
+    pub(crate) fn disabled() -> Self {
+        CheckCache::default()
+    }
+
+    /// How many `responses.yml` files the last check took from the one
+    /// before instead of checking them again.
+    pub fn reused_files(&self) -> usize {
+        self.units.reused()
+    }
+
+    /// Starts a check of `files`: what was kept under another schema is
+    /// dropped, and so is what the check before did not use.
+    pub(crate) fn begin(&mut self, files: &ProjectFiles) {
+        let schema = crate::memo::schema_key(files);
+        let changed = schema != self.schema;
+        if changed {
+            self.schema = schema;
+            self.lowered.clear();
+            self.verdicts.clear();
+        }
+        self.units.turn(changed);
+        self.lowered.turn();
+        self.verdicts.turn();
+    }
+}
+
 /// An opened agent: its files, the check of them, and the lowered registry
 /// (lowered once, by the check, whose analysis reads it).
 #[derive(Debug)]
@@ -46,12 +106,23 @@ impl Agent {
 
     /// Checks `files` (read from disk, laid over with unsaved text, or
     /// built in memory); the dialect is the option's, else the files' own.
-    pub fn from_files(mut files: ProjectFiles, options: Options) -> Agent {
+    pub fn from_files(files: ProjectFiles, options: Options) -> Agent {
+        Agent::from_files_with(files, options, &mut CheckCache::disabled())
+    }
+
+    /// [`Agent::from_files`], reusing what `cache` kept from the check of
+    /// an earlier version of the same agent (the language server's
+    /// keystrokes): the result is the same as a check from scratch.
+    pub fn from_files_with(
+        mut files: ProjectFiles,
+        options: Options,
+        cache: &mut CheckCache,
+    ) -> Agent {
         files.dialect = options
             .dialect
             .unwrap_or_else(|| files.declared_dialect().unwrap_or_default());
         files.without_bundled_defaults = options.without_bundled_defaults;
-        let (checked, usable) = crate::check_and_lower(&files);
+        let (checked, usable) = crate::check_and_lower(&files, cache);
         let errors = checked.errors().cloned().collect();
         Agent {
             files,
@@ -101,6 +172,12 @@ impl Agent {
     /// reviewed while other parts of the project still have errors.
     pub fn usable_registry(&self) -> &Registry {
         &self.usable
+    }
+
+    /// The checked project and the lowering of its usable responses
+    /// ([`Agent::usable_registry`]), taken.
+    pub fn into_checked_and_usable(self) -> (Checked, Registry) {
+        (self.checked, self.usable)
     }
 
     /// [`Agent::registry`], taken with the checked project.

@@ -379,13 +379,25 @@ pub fn render_finding_in(finding: &Finding, source: Option<&SourceFile>, color: 
 
 /// Findings sorted the way every output shows them: by file, position, code.
 pub fn sort_findings(findings: &mut [Finding]) {
+    // A total order: two findings alike but for their response (found by
+    // iterating a hash map) come out in the same order on every run.
     findings.sort_by(|a, b| {
-        (&a.file, a.span.start, a.code, &a.message).cmp(&(
-            &b.file,
-            b.span.start,
-            b.code,
-            &b.message,
-        ))
+        (
+            &a.file,
+            a.span.start,
+            a.code,
+            &a.message,
+            &a.response,
+            a.variant,
+        )
+            .cmp(&(
+                &b.file,
+                b.span.start,
+                b.code,
+                &b.message,
+                &b.response,
+                b.variant,
+            ))
     });
 }
 
@@ -419,6 +431,24 @@ impl HintBudget {
     /// The budget of one check of a project.
     pub const fn new() -> Self {
         HintBudget(std::cell::Cell::new(4_000_000))
+    }
+
+    /// What is left.
+    pub(crate) fn left(&self) -> usize {
+        self.0.get()
+    }
+
+    /// Takes `spent` again (hints replayed from an earlier check) when more
+    /// than it is left, as when it was first spent; false, and nothing
+    /// taken, otherwise.
+    pub(crate) fn replay(&self, spent: usize) -> bool {
+        match self.0.get().checked_sub(spent) {
+            Some(left) if left > 0 => {
+                self.0.set(left);
+                true
+            }
+            _ => false,
+        }
     }
 
     /// [`did_you_mean`], each comparison paid from this budget.

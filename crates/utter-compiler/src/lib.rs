@@ -48,6 +48,7 @@ pub mod diagnostics;
 mod interpret;
 pub mod load;
 pub mod lower;
+mod memo;
 mod names;
 pub mod snapshot;
 mod strict;
@@ -62,7 +63,7 @@ pub mod wording;
 #[doc = include_str!("../../../docs/cli-and-ci.md")]
 mod guide_cli_and_ci {}
 
-pub use agent::{Agent, Options as OpenOptions};
+pub use agent::{Agent, CheckCache, Options as OpenOptions};
 pub use diagnostics::{Finding, Severity, SourceFile, codes};
 pub use interpret::Interpreter;
 pub use load::project::{ProjectFiles, ReadError};
@@ -76,16 +77,17 @@ pub use validate::{Checked, MergedResponse, Scope};
 /// on its own and reads only valid entries (a broken response is not
 /// analysed: no cascades; an error elsewhere does not hide the analysis).
 pub fn check(files: &ProjectFiles) -> Checked {
-    check_and_lower(files).0
+    check_and_lower(files, &mut CheckCache::disabled()).0
 }
 
 /// [`check`], and the lowering of the usable responses the analysis read
 /// (the whole registry when the project has no errors). The pipeline in
 /// its order: validate, lower, analyse.
-pub(crate) fn check_and_lower(files: &ProjectFiles) -> (Checked, Registry) {
-    let mut checked = validate::validate(files);
-    let registry = lower_usable(&checked);
-    let found = analysis::findings(&checked, &registry);
+pub(crate) fn check_and_lower(files: &ProjectFiles, cache: &mut CheckCache) -> (Checked, Registry) {
+    cache.begin(files);
+    let mut checked = validate::validate(files, &mut cache.units);
+    let registry = lower::lower_usable_with(&checked, &cache.units, &mut cache.lowered);
+    let found = analysis::findings_with(&checked, &registry, &mut cache.verdicts);
     checked.findings.extend(found);
     diagnostics::sort_findings(&mut checked.findings);
     (checked, registry)

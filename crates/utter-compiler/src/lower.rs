@@ -13,8 +13,9 @@ use crate::diagnostics::Finding;
 use crate::load::memory::MemoryDecl;
 use crate::load::responses::ConditionField;
 use crate::load::skill_md::{NameRef, RefKind};
+use crate::memo::Memo;
 use crate::template::{self, RawPiece};
-use crate::validate::{Checked, Scope};
+use crate::validate::{Checked, MergedResponse, Scope, UnitMemo};
 
 /// A validated, merged registry.
 #[derive(Clone, Debug)]
@@ -94,7 +95,9 @@ pub struct Response {
     /// The skill whose file defines it; `None` for the project root.
     pub skill: Option<String>,
     /// In YAML order; the conditioned ones are tried in this order.
-    pub variants: Vec<Variant>,
+    /// Shared: a check reusing the lowering of an unchanged response
+    /// copies no variant.
+    pub variants: std::sync::Arc<[Variant]>,
     /// The variant delivered when no condition holds (or the first of all
     /// when none is conditioned).
     pub default: Option<usize>,
@@ -321,18 +324,86 @@ pub fn lower(checked: &Checked) -> Result<Registry, Vec<Finding>> {
     if checked.has_errors() {
         return Err(checked.errors().cloned().collect());
     }
-    Ok(lower_only(checked, |_| true))
+    Ok(lower_only(checked, |_| true, None))
 }
 
 /// Lowers the [`usable_responses`] of a project, whatever errors it has
 /// elsewhere: for analysing and explaining what can be.
 pub fn lower_usable(checked: &Checked) -> Registry {
     let usable = usable_responses(checked);
-    lower_only(checked, |name| usable.contains(name))
+    lower_only(checked, |name| usable.contains(name), None)
+}
+
+/// Lowered responses kept from check to check, by the outcome id of their
+/// file ([`UnitMemo`]) and their name: within one schema, a response of
+/// the same file outcome lowers the same.
+pub(crate) type LoweringMemo = Memo<(u64, String), Response>;
+
+/// [`lower_usable`], reusing the lowering of responses whose file did not
+/// change since the check the memos kept.
+pub(crate) fn lower_usable_with(
+    checked: &Checked,
+    units: &UnitMemo,
+    lowered: &mut LoweringMemo,
+) -> Registry {
+    let memo = Some((units, lowered));
+    // Without errors every response is usable (what `lower` lowers).
+    if !checked.has_errors() {
+        return lower_only(checked, |_| true, memo);
+    }
+    let usable = usable_responses(checked);
+    lower_only(checked, |name| usable.contains(name), memo)
+}
+
+/// One response, lowered.
+fn lower_response(
+    merged: &MergedResponse,
+    line: usize,
+    ids: &HashMap<(&str, &str), usize>,
+    by_name: &HashMap<&str, Vec<usize>>,
+) -> Response {
+    let variants: Vec<Variant> = merged
+        .raw
+        .variants
+        .iter()
+        .zip(&merged.conditions)
+        .enumerate()
+        .map(|(position, (raw, condition))| {
+            let mut variant = Variant {
+                wording: utter::WordingId(0),
+                text: raw.text.clone(),
+                pieces: lower_text(&raw.text, ids, by_name),
+                condition: condition.as_ref().map(|c| lower_condition(c, ids)),
+                condition_text: match &raw.condition {
+                    ConditionField::Text { text, .. } => Some(text.trim().to_owned()),
+                    _ => None,
+                },
+                rephrase: raw.rephrase,
+            };
+            variant.wording = variant.wording_at(&merged.raw.name, position).id();
+            variant
+        })
+        .collect();
+    let default = variants.iter().position(|v| v.condition.is_none());
+    Response {
+        name: merged.raw.name.clone(),
+        file: merged.file.clone(),
+        line,
+        skill: match &merged.scope {
+            Scope::Skill(s) => Some(s.clone()),
+            Scope::Root => None,
+        },
+        variants: variants.into(),
+        default,
+    }
 }
 
 /// Lowers the responses `keep` keeps.
-fn lower_only(checked: &Checked, keep: impl Fn(&str) -> bool) -> Registry {
+fn lower_only(
+    checked: &Checked,
+    keep: impl Fn(&str) -> bool,
+    mut memo: Option<(&UnitMemo, &mut LoweringMemo)>,
+) -> Registry {
     let entries = lower_entries(checked);
     let ids = entry_ids(&entries);
     let mut by_name: HashMap<&str, Vec<usize>> = HashMap::new();
@@ -340,47 +411,32 @@ fn lower_only(checked: &Checked, keep: impl Fn(&str) -> bool) -> Registry {
         by_name.entry(e.name.as_str()).or_default().push(e.id);
     }
 
+    let sources: HashMap<&str, &crate::diagnostics::SourceFile> = checked
+        .sources
+        .iter()
+        .map(|s| (s.label.as_str(), s))
+        .collect();
     let responses: Vec<Response> = checked
         .responses
         .values()
         .filter(|merged| keep(&merged.raw.name))
         .map(|merged| {
-            let variants: Vec<Variant> = merged
-                .raw
-                .variants
-                .iter()
-                .zip(&merged.conditions)
-                .enumerate()
-                .map(|(position, (raw, condition))| {
-                    let mut variant = Variant {
-                        wording: utter::WordingId(0),
-                        text: raw.text.clone(),
-                        pieces: lower_text(&raw.text, &ids, &by_name),
-                        condition: condition.as_ref().map(|c| lower_condition(c, &ids)),
-                        condition_text: match &raw.condition {
-                            ConditionField::Text { text, .. } => Some(text.trim().to_owned()),
-                            _ => None,
-                        },
-                        rephrase: raw.rephrase,
-                    };
-                    variant.wording = variant.wording_at(&merged.raw.name, position).id();
-                    variant
-                })
-                .collect();
-            let default = variants.iter().position(|v| v.condition.is_none());
-            Response {
-                name: merged.raw.name.clone(),
-                file: merged.file.clone(),
-                line: checked
-                    .source(&merged.file)
-                    .map_or(0, |s| s.line_col(merged.raw.name_span.start).0),
-                skill: match &merged.scope {
-                    Scope::Skill(s) => Some(s.clone()),
-                    Scope::Root => None,
-                },
-                variants,
-                default,
+            let line = sources
+                .get(merged.file.as_str())
+                .map_or(0, |s| s.line_col(merged.raw.name_span.start).0);
+            let Some((units, lowered)) = memo.as_mut() else {
+                return lower_response(merged, line, &ids, &by_name);
+            };
+            let Some(unit) = units.unit_id(&merged.file) else {
+                return lower_response(merged, line, &ids, &by_name);
+            };
+            let key = (unit, merged.raw.name.clone());
+            if let Some(kept) = lowered.get(&key) {
+                return kept;
             }
+            let response = lower_response(merged, line, &ids, &by_name);
+            lowered.put(key, response.clone());
+            response
         })
         .collect();
     let responses: Vec<Response> = responses;

@@ -445,7 +445,7 @@ mod scaling {
             let _ = writeln!(yaml, "  utter_r{i}:\n    - text: \"\u{e9}{{nope{i}}}\"");
         }
         let overlays = HashMap::from([(root.join("responses.yml"), yaml)]);
-        let project = Project::load(root, &overlays);
+        let project = Project::load(root, &overlays, utter_compiler::CheckCache::new());
         let diagnostics = super::diagnostics(&project, "responses.yml");
         assert_eq!(diagnostics.len(), n);
         for (i, d) in diagnostics.iter().enumerate().step_by(997) {

@@ -95,6 +95,8 @@ pub fn run() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
         for n in guarded(|| server.check_dirty(), Vec::new()) {
             connection.sender.send(Message::Notification(n))?;
         }
+        // Freed once the diagnostics are on their way, not before.
+        server.retired.clear();
     }
     Ok(())
 }
@@ -130,6 +132,8 @@ struct Server {
     published: HashMap<PathBuf, BTreeSet<String>>,
     /// Agent folders whose documents changed since their last check.
     dirty: BTreeSet<PathBuf>,
+    /// Projects replaced by a check, freed after its diagnostics are sent.
+    retired: Vec<Project>,
 }
 
 fn params<P: serde::de::DeserializeOwned>(value: serde_json::Value) -> Option<P> {
@@ -229,7 +233,15 @@ impl Server {
     /// (empty ones for files fixed since).
     fn recheck(&mut self, root: PathBuf) -> Vec<Notification> {
         let previous = self.published.remove(&root).unwrap_or_default();
-        let project = Project::load(&root, &self.overlays);
+        let cache = match self.projects.remove(&root) {
+            Some((mut old, _)) => {
+                let cache = std::mem::take(&mut old.cache);
+                self.retired.push(old);
+                cache
+            }
+            None => utter_compiler::CheckCache::new(),
+        };
+        let project = Project::load(&root, &self.overlays, cache);
         let mut labels: BTreeSet<String> = project
             .checked
             .findings
@@ -299,7 +311,8 @@ impl Server {
                 *used = self.clock;
             }
             None => {
-                let project = Project::load(&root, &self.overlays);
+                let project =
+                    Project::load(&root, &self.overlays, utter_compiler::CheckCache::new());
                 self.keep(root.clone(), project);
             }
         }
@@ -434,6 +447,86 @@ mod tests {
         assert!(server.locate(&uri(&dirs[1])).is_some());
         assert!(server.projects.contains_key(&dirs[1]));
         let _ = std::fs::remove_dir_all(dirs[0].parent().unwrap());
+    }
+
+    /// A server that reuses its last check (the `CheckCache`) publishes
+    /// what a fresh server publishes for the same text, edit after edit.
+    #[test]
+    fn a_check_reusing_the_last_one_publishes_what_a_fresh_server_does() {
+        let card = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/card-agent");
+        let root = std::env::temp_dir().join(format!("utter-lsp-{}-reuse", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        for entry in std::fs::read_dir(&card).unwrap() {
+            let entry = entry.unwrap();
+            let skill = entry.path();
+            if entry.file_name() == "skills" {
+                for s in std::fs::read_dir(&skill).unwrap() {
+                    let s = s.unwrap();
+                    let to = root.join("skills").join(s.file_name());
+                    std::fs::create_dir_all(&to).unwrap();
+                    for f in std::fs::read_dir(s.path()).unwrap() {
+                        let f = f.unwrap();
+                        std::fs::copy(f.path(), to.join(f.file_name())).unwrap();
+                    }
+                }
+            } else if entry.file_type().unwrap().is_file() {
+                std::fs::create_dir_all(&root).unwrap();
+                std::fs::copy(&skill, root.join(entry.file_name())).unwrap();
+            }
+        }
+        let path = root.join("skills/card_replace/responses.yml");
+        let original = std::fs::read_to_string(&path).unwrap();
+        let open = |text: &str| {
+            Notification::new(
+                DidOpenTextDocument::METHOD.to_owned(),
+                lsp_types::DidOpenTextDocumentParams {
+                    text_document: lsp_types::TextDocumentItem::new(
+                        text::uri_of(&path),
+                        "yaml".into(),
+                        1,
+                        text.to_owned(),
+                    ),
+                },
+            )
+        };
+        // Each file's diagnostics; a file cleared (published empty, as the
+        // long-lived server does for a fixed file) is a file without.
+        let diagnostics = |notes: Vec<Notification>| -> BTreeSet<String> {
+            notes
+                .into_iter()
+                .map(|n| serde_json::from_value::<PublishDiagnosticsParams>(n.params).unwrap())
+                .filter(|p| !p.diagnostics.is_empty())
+                .map(|p| serde_json::to_string(&p).unwrap())
+                .collect()
+        };
+        let edits = [
+            original.replace("replacement_reason ==", "replacement_reasn =="),
+            original.clone(),
+            original.replace("utter_confirm_order:", "utter_confirm_order:\n  - bad"),
+            original.replace("{shipping_speed}", "{shiping_speed}"),
+            original.replace("  utter_stolen_warning:", "  utter_card_replacement_fee:"),
+            original.clone(),
+            original.replace("responses:", "responses: ["),
+            original.clone(),
+        ];
+        let mut server = Server::default();
+        let mut reused = false;
+        let mut with_findings = 0;
+        for (step, text) in edits.iter().enumerate() {
+            server.notify(open(text));
+            let kept = diagnostics(server.check_dirty());
+            reused |= server
+                .projects
+                .values()
+                .any(|(p, _)| p.cache.reused_files() > 0);
+            let mut fresh = Server::default();
+            fresh.notify(open(text));
+            with_findings += usize::from(!kept.is_empty());
+            assert_eq!(kept, diagnostics(fresh.check_dirty()), "edit {step}");
+        }
+        assert!(reused, "the checks reused earlier ones");
+        assert!(with_findings >= 4, "{with_findings} edits had findings");
+        let _ = std::fs::remove_dir_all(&root);
     }
 
     #[test]

@@ -5,7 +5,8 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use utter_compiler::{Agent, Checked, OpenOptions, ProjectFiles, Registry, lower, lower_usable};
+use utter_compiler::load::project::is_agent_file;
+use utter_compiler::{Agent, CheckCache, Checked, OpenOptions, ProjectFiles, Registry};
 
 /// The agent folder a file belongs to: the folder holding `skills/` for a
 /// file in `skills/<id>/`, else the file's own folder.
@@ -18,21 +19,6 @@ pub fn agent_root(file: &Path) -> Option<PathBuf> {
     Some(dir.to_path_buf())
 }
 
-/// Whether utter reads the file at `label` (relative to the agent folder).
-pub fn is_agent_file(label: &str) -> bool {
-    match label.split('/').collect::<Vec<_>>().as_slice() {
-        [name] => {
-            matches!(*name, "responses.yml" | "memory.yml")
-                || *name == utter_compiler::load::settings::SETTINGS_FILE
-        }
-        ["skills", id, name] => {
-            !id.starts_with(['_', '.'])
-                && matches!(*name, "responses.yml" | "memory.yml" | "skill.md")
-        }
-        _ => false,
-    }
-}
-
 /// One checked project.
 pub struct Project {
     pub root: PathBuf,
@@ -43,11 +29,18 @@ pub struct Project {
     /// Analysed responses by index: each analysed once per version of the
     /// project, however many hovers ask.
     pub views: std::cell::RefCell<HashMap<usize, utter_compiler::snapshot::ResponseView>>,
+    /// What the next check of this project can reuse of this one.
+    pub cache: CheckCache,
 }
 
 impl Project {
-    /// Reads `root`, lays `overlays` (absolute path -> text) over it, checks.
-    pub fn load(root: &Path, overlays: &HashMap<PathBuf, String>) -> Project {
+    /// Reads `root`, lays `overlays` (absolute path -> text) over it, checks
+    /// (reusing what `cache` kept from the check of an earlier version).
+    pub fn load(
+        root: &Path,
+        overlays: &HashMap<PathBuf, String>,
+        mut cache: CheckCache,
+    ) -> Project {
         // An unreadable folder (deleted, permissions) checks as empty.
         let mut files = ProjectFiles::read(root).unwrap_or_default();
         for (path, text) in overlays {
@@ -69,14 +62,16 @@ impl Project {
             files.files.insert(label, text.clone().into_bytes());
         }
         // The agent's own dialect, as the unsaved utter.yml says it.
-        let checked = Agent::from_files(files, OpenOptions::default()).into_checked();
+        let agent = Agent::from_files_with(files, OpenOptions::default(), &mut cache);
+        // Errors elsewhere do not hide the analysis of a response that is
+        // error-free itself (hover shows its verdicts).
+        let (checked, usable) = agent.into_checked_and_usable();
         Project {
             root: root.to_path_buf(),
-            // Errors elsewhere do not hide the analysis of a response that
-            // is error-free itself (hover shows its verdicts).
-            registry: Some(lower(&checked).unwrap_or_else(|_| lower_usable(&checked))),
+            registry: Some(usable),
             views: std::cell::RefCell::default(),
             checked,
+            cache,
         }
     }
 
@@ -117,7 +112,7 @@ mod tests {
     #[test]
     fn the_agent_declares_its_dialect_to_the_editor() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/maestro-agent");
-        let project = Project::load(&root, &HashMap::new());
+        let project = Project::load(&root, &HashMap::new(), CheckCache::new());
         assert_eq!(
             project.checked.dialect,
             utter_compiler::bundled::Dialect::Maestro
@@ -128,7 +123,7 @@ mod tests {
             project.checked.findings
         );
         let overlay = HashMap::from([(root.join("utter.yml"), "dialect: mantle\n".to_owned())]);
-        let as_mantle = Project::load(&root, &overlay);
+        let as_mantle = Project::load(&root, &overlay, CheckCache::new());
         assert!(
             as_mantle
                 .checked

@@ -35,4 +35,17 @@ impl Budget {
     pub fn left(&self) -> u64 {
         self.left
     }
+
+    /// Takes `spent` again (work replayed from an earlier check) when more
+    /// than it is left, as when it was first spent; false, and nothing
+    /// taken, otherwise.
+    pub(crate) fn replay(&mut self, spent: u64) -> bool {
+        match self.left.checked_sub(spent) {
+            Some(left) if left > 0 => {
+                self.left = left;
+                true
+            }
+            _ => false,
+        }
+    }
 }

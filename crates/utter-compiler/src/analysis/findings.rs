@@ -3,10 +3,12 @@
 //! the root's), each distinct set of conditions analysed once.
 
 use std::collections::HashMap;
+use std::fmt::Write as _;
 
 use super::{Budget, Subject, Verdict, Why, analyse_subject, describe_witness, home_view};
 use crate::diagnostics::{Finding, Severity, codes};
 use crate::lower::Registry;
+use crate::memo::Memo;
 use crate::validate::Checked;
 
 /// The findings of the variant analysis of `checked`, whose usable
@@ -15,6 +17,20 @@ use crate::validate::Checked;
 /// response is not analysed, so no cascade). Bundled responses are not the
 /// project's to fix.
 pub fn findings(checked: &Checked, registry: &Registry) -> Vec<Finding> {
+    findings_with(checked, registry, &mut VerdictMemo::default())
+}
+
+/// Verdicts kept from check to check, by the key of their conditions and
+/// view, with the work they cost.
+pub(crate) type VerdictMemo = Memo<String, (Option<Vec<Verdict>>, u64)>;
+
+/// [`findings`], reusing the verdicts of conditions unchanged since the
+/// check `memo` kept (their work replayed on this check's budget).
+pub(crate) fn findings_with(
+    checked: &Checked,
+    registry: &Registry,
+    memo: &mut VerdictMemo,
+) -> Vec<Finding> {
     // Looked up per variant: a set, not a scan of every finding.
     let never_true: std::collections::HashSet<(&str, usize)> = checked
         .findings
@@ -28,14 +44,20 @@ pub fn findings(checked: &Checked, registry: &Registry) -> Vec<Finding> {
     // verdicts: one analysis each.
     let mut seen: HashMap<String, Option<Vec<Verdict>>> = HashMap::new();
     let mut budget = Budget::project();
+    let sources: HashMap<&str, &crate::diagnostics::SourceFile> = checked
+        .sources
+        .iter()
+        .map(|s| (s.label.as_str(), s))
+        .collect();
     for (index, response) in registry.responses.iter().enumerate() {
         if crate::bundled::is_bundled(&response.file) {
             continue;
         }
         let name = &response.name;
-        let (Some(merged), Some(source)) =
-            (checked.responses.get(name), checked.source(&response.file))
-        else {
+        let (Some(merged), Some(source)) = (
+            checked.responses.get(name),
+            sources.get(response.file.as_str()),
+        ) else {
             continue;
         };
         let view = home_view(registry, index);
@@ -45,13 +67,18 @@ pub fn findings(checked: &Checked, registry: &Registry) -> Vec<Finding> {
             .collect();
         // The same condition texts in the same view: the same verdicts.
         let mut key = String::from(view.unwrap_or("\u{0}"));
-        for variant in &response.variants {
+        for variant in response.variants.iter() {
             let text = variant.condition_text.as_deref();
             // Length-prefixed: no condition text can pose as two.
-            key.push_str(&format!("|{}:", text.map_or(usize::MAX, str::len)));
+            let _ = write!(key, "|{}:", text.map_or(usize::MAX, str::len));
             key.push_str(text.unwrap_or_default());
         }
-        let verdicts = seen.entry(key).or_insert_with(|| {
+        let verdicts = seen.entry(key).or_insert_with_key(|key| {
+            if let Some((verdicts, spent)) = memo.get(key)
+                && budget.replay(spent)
+            {
+                return verdicts;
+            }
             // A condition reading an `any`, `json` or `list` entry leaves the
             // response undecided: nothing to report, nothing to enumerate.
             let unbounded = response
@@ -65,6 +92,7 @@ pub fn findings(checked: &Checked, registry: &Registry) -> Vec<Finding> {
                         && super::domain::is_unbounded(e.ty)
                 });
             if unbounded {
+                memo.put(key.clone(), (None, 0));
                 return None;
             }
             // Verdicts only: which placeholders may be unset is not asked.
@@ -72,7 +100,15 @@ pub fn findings(checked: &Checked, registry: &Registry) -> Vec<Finding> {
                 pieces: Vec::new(),
                 ..Subject::of(registry, index)
             };
-            Some(analyse_subject(&subject, view, &mut budget).verdicts)
+            let before = budget.left();
+            let analysed = analyse_subject(&subject, view, &mut budget);
+            // Kept only when complete: the same work with at least as much
+            // left gives the same verdicts.
+            if memo.is_enabled() && analysed.stopped.is_none() && budget.left() > 0 {
+                let spent = before - budget.left();
+                memo.put(key.clone(), (Some(analysed.verdicts.clone()), spent));
+            }
+            Some(analysed.verdicts)
         });
         let Some(verdicts) = verdicts.as_ref() else {
             continue;

@@ -31,6 +31,7 @@ mod unset;
 
 pub use budget::{Budget, PROJECT_WORK_BUDGET, RESPONSE_WORK_BUDGET};
 pub use findings::findings;
+pub(crate) use findings::{VerdictMemo, findings_with};
 pub use unset::placeholder_findings;
 
 use std::collections::BTreeSet;

@@ -107,7 +107,7 @@ pub fn wording_fingerprint(response: &Response) -> u64 {
     let mut hash = Fingerprint::new();
     hash.number(response.default.map_or(u64::MAX, |d| d as u64));
     hash.number(response.variants.len() as u64);
-    for variant in &response.variants {
+    for variant in response.variants.iter() {
         hash.text(&variant.text);
         match &variant.condition_text {
             Some(condition) => {

@@ -291,7 +291,12 @@ fn kind(path: &Path, root: &Path) -> Result<Kind, ReadError> {
             return Ok(Kind::Skipped(Skipped::OutsideLink(target)));
         }
     }
-    let meta = std::fs::metadata(path).map_err(io_error(path))?;
+    // Not a link: what `symlink_metadata` said is what `metadata` would.
+    let meta = if link.file_type().is_symlink() {
+        std::fs::metadata(path).map_err(io_error(path))?
+    } else {
+        link
+    };
     Ok(if meta.is_dir() {
         Kind::Dir
     } else if meta.is_file() {

@@ -2,6 +2,7 @@
 //! engine's order, and the skill.md files checked against it.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use super::pass::{Pass, Unit};
 use super::responses::{CheckedConditions, validate_response};
@@ -14,6 +15,8 @@ use crate::load::FileCx;
 use crate::load::project::ProjectFiles;
 use crate::load::responses as load_responses;
 use crate::load::skill_md::{self as load_skill_md, SkillDoc};
+use crate::load::yaml::YamlBudget;
+use crate::memo::Memo;
 
 /// The merged registry, every definition of each name (merge order), and the
 /// names whose files did not parse or that are malformed.
@@ -23,6 +26,78 @@ pub(super) struct Merged {
     pub(super) unusable: BTreeSet<String>,
 }
 
+/// What checking one unit's `responses.yml` gave, whatever the other
+/// files say (within one schema): its source, its findings, its responses
+/// with their checked conditions (`None` when the file did not parse, with
+/// the names recovered from its text), and the budgets it spent.
+#[derive(Debug)]
+pub(crate) struct UnitOutcome {
+    /// Unique among the outcomes of one cache: the lowering of a response
+    /// is kept by it and the response's name.
+    pub(crate) id: u64,
+    source: Option<SourceFile>,
+    findings: Vec<Finding>,
+    responses: Option<Vec<(Arc<load_responses::RawResponse>, Conditions)>>,
+    recovered: Vec<String>,
+    yaml_spent: YamlBudget,
+    hints_spent: usize,
+}
+
+/// The outcomes of `responses.yml` files kept from check to check (see
+/// [`crate::CheckCache`]): by label, with the text each is of.
+#[derive(Debug, Default)]
+pub(crate) struct UnitMemo {
+    outcomes: Memo<String, (Vec<u8>, Arc<UnitOutcome>)>,
+    /// The outcome each file of this check has (by [`UnitOutcome::id`]).
+    current: std::collections::HashMap<String, u64>,
+    /// The ids given so far.
+    ids: u64,
+    /// Files whose outcome this check reused.
+    reused: usize,
+}
+
+impl UnitMemo {
+    pub(crate) fn enabled() -> Self {
+        UnitMemo {
+            outcomes: Memo::enabled(),
+            ..UnitMemo::default()
+        }
+    }
+
+    /// Starts a check (`schema_changed`: nothing kept can be reused).
+    pub(crate) fn turn(&mut self, schema_changed: bool) {
+        if schema_changed {
+            self.outcomes.clear();
+        }
+        self.outcomes.turn();
+        self.current.clear();
+        self.reused = 0;
+    }
+
+    /// How many files the check took from the one before.
+    pub(crate) fn reused(&self) -> usize {
+        self.reused
+    }
+
+    /// The outcome id of the file `label` in this check, when kept.
+    pub(crate) fn unit_id(&self, label: &str) -> Option<u64> {
+        self.current.get(label).copied()
+    }
+
+    fn kept(&mut self, label: &str, bytes: &[u8]) -> Option<Arc<UnitOutcome>> {
+        let (text, outcome) = self.outcomes.get(label)?;
+        (text == bytes).then_some(outcome)
+    }
+
+    fn note(&mut self, label: &str, id: u64) {
+        if self.outcomes.is_enabled() {
+            self.current.insert(label.to_owned(), id);
+        }
+    }
+}
+
+type Conditions = Vec<Option<std::sync::Arc<crate::condition::Expr<crate::condition::MemoryRef>>>>;
+
 /// Checks each unit's responses and merges them: a later definition
 /// replaces an earlier one (two project skills defining a name is a warning).
 pub(super) fn merge_responses(
@@ -30,34 +105,25 @@ pub(super) fn merge_responses(
     files: &ProjectFiles,
     units: &[Unit<'_>],
     schema: &Schema,
+    memo: &mut UnitMemo,
 ) -> Merged {
     let mut merged: BTreeMap<String, MergedResponse> = BTreeMap::new();
     let mut definitions: BTreeMap<String, Vec<(String, std::ops::Range<usize>)>> = BTreeMap::new();
     let mut unusable = BTreeSet::new();
-    let mut clean_conditions = CheckedConditions::new();
     for unit in units {
         let Some((label, bytes)) = &unit.responses else {
             continue;
         };
-        let Some(root) = pass.parse(label, bytes) else {
+        let outcome = unit_outcome(pass, files, unit, label, bytes, schema, memo);
+        pass.sources.extend(outcome.source.clone());
+        pass.findings.extend(outcome.findings.iter().cloned());
+        let Some(responses) = &outcome.responses else {
             // The names are still known to whoever reads the file.
-            unusable.extend(load_responses::recover_names(&String::from_utf8_lossy(
-                bytes,
-            )));
+            unusable.extend(outcome.recovered.iter().cloned());
             continue;
         };
-        // Fields borrowed apart: a second definition looks up the first's file.
-        let mut cx = FileCx {
-            source: pass.sources.last().expect("parse pushed the source"),
-            findings: &mut pass.findings,
-        };
-        let raws = load_responses::walk(&mut cx, root.as_ref());
-        for raw in raws {
-            if files.dialect == bundled::Dialect::Maestro && !unit.bundled {
-                report_maestro_conditions(&mut cx, &raw);
-            }
-            let conditions =
-                validate_response(&mut cx, schema, &unit.scope, &raw, &mut clean_conditions);
+        let source = pass.sources.last().expect("the unit's source");
+        for (raw, conditions) in responses {
             definitions
                 .entry(raw.name.clone())
                 .or_default()
@@ -72,23 +138,22 @@ pub(super) fn merge_responses(
                     && matches!(previous.scope, Scope::Skill(_))
                     && !bundled::is_bundled(&previous.file);
                 if both_project_skills && previous.file != *label {
-                    cx.report_in(
-                        codes::DEFINED_BY_TWO_SKILLS,
-                        Severity::Warning,
-                        raw.name_span.clone(),
-                        &raw.name,
-                        None,
-                        "is defined by two skills; response names are global, so this definition replaces the other one",
-                    );
                     let (line, _) = pass
                         .sources
                         .iter()
                         .find(|s| s.label == previous.file)
                         .map_or((0, 0), |s| s.line_col(previous.raw.name_span.start));
-                    if let Some(last) = cx.findings.last_mut() {
-                        last.note = Some(format!("also defined in {}:{line}", previous.file));
-                    }
-                    cx.help("prefix response names with the skill id to keep both");
+                    let mut finding = source
+                        .finding(
+                            codes::DEFINED_BY_TWO_SKILLS,
+                            Severity::Warning,
+                            raw.name_span.clone(),
+                            "is defined by two skills; response names are global, so this definition replaces the other one",
+                        )
+                        .with_help("prefix response names with the skill id to keep both");
+                    finding.response = Some(raw.name.clone());
+                    finding.note = Some(format!("also defined in {}:{line}", previous.file));
+                    pass.findings.push(finding);
                 }
             }
             merged.insert(
@@ -96,8 +161,8 @@ pub(super) fn merge_responses(
                 MergedResponse {
                     scope: unit.scope.clone(),
                     file: label.clone(),
-                    raw,
-                    conditions,
+                    raw: Arc::clone(raw),
+                    conditions: conditions.clone(),
                 },
             );
         }
@@ -108,6 +173,102 @@ pub(super) fn merge_responses(
         definitions,
         unusable,
     }
+}
+
+/// The unit's outcome: kept from the check before when it can be (its
+/// budgets replayed), else checked now.
+fn unit_outcome(
+    pass: &mut Pass,
+    files: &ProjectFiles,
+    unit: &Unit<'_>,
+    label: &str,
+    bytes: &[u8],
+    schema: &Schema,
+    memo: &mut UnitMemo,
+) -> Arc<UnitOutcome> {
+    if let Some(kept) = memo.kept(label, bytes) {
+        let mut yaml = pass.yaml_budget.get();
+        if yaml.replay(kept.yaml_spent) && schema.hints.replay(kept.hints_spent) {
+            pass.yaml_budget.set(yaml);
+            memo.note(label, kept.id);
+            memo.reused += 1;
+            return kept;
+        }
+    }
+    let (yaml_before, hints_before) = (pass.yaml_budget.get(), schema.hints.left());
+    let mut scratch = Pass {
+        sources: Vec::new(),
+        findings: Vec::new(),
+        yaml_budget: std::cell::Cell::new(yaml_before),
+    };
+    let outcome = check_unit(&mut scratch, files, unit, label, bytes, schema);
+    let yaml_after = scratch.yaml_budget.get();
+    pass.yaml_budget.set(yaml_after);
+    let outcome = Arc::new(UnitOutcome {
+        id: {
+            memo.ids += 1;
+            memo.ids
+        },
+        yaml_spent: yaml_before.spent_to(yaml_after),
+        hints_spent: hints_before - schema.hints.left(),
+        ..outcome
+    });
+    // Kept only when no budget refused anything: then the same work with
+    // at least as much left gives the same outcome.
+    if yaml_after.is_left() && schema.hints.left() > 0 {
+        memo.outcomes
+            .put(label.to_owned(), (bytes.to_vec(), Arc::clone(&outcome)));
+        memo.note(label, outcome.id);
+    }
+    outcome
+}
+
+/// Parses and checks one unit's `responses.yml` in `scratch` (a pass of
+/// its own: its source and findings are the unit's).
+fn check_unit(
+    scratch: &mut Pass,
+    files: &ProjectFiles,
+    unit: &Unit<'_>,
+    label: &str,
+    bytes: &[u8],
+    schema: &Schema,
+) -> UnitOutcome {
+    let parsed = scratch.parse(label, bytes);
+    let mut outcome = UnitOutcome {
+        id: 0,
+        source: None,
+        findings: Vec::new(),
+        responses: None,
+        recovered: Vec::new(),
+        yaml_spent: YamlBudget::PROJECT,
+        hints_spent: 0,
+    };
+    match parsed {
+        None => {
+            outcome.recovered = load_responses::recover_names(&String::from_utf8_lossy(bytes));
+        }
+        Some(root) => {
+            let mut clean_conditions = CheckedConditions::new();
+            let mut cx = FileCx {
+                source: scratch.sources.last().expect("parse pushed the source"),
+                findings: &mut scratch.findings,
+            };
+            let raws = load_responses::walk(&mut cx, root.as_ref());
+            let mut responses = Vec::with_capacity(raws.len());
+            for raw in raws {
+                if files.dialect == bundled::Dialect::Maestro && !unit.bundled {
+                    report_maestro_conditions(&mut cx, &raw);
+                }
+                let conditions =
+                    validate_response(&mut cx, schema, &unit.scope, &raw, &mut clean_conditions);
+                responses.push((Arc::new(raw), conditions));
+            }
+            outcome.responses = Some(responses);
+        }
+    }
+    outcome.source = scratch.sources.pop();
+    outcome.findings = std::mem::take(&mut scratch.findings);
+    outcome
 }
 
 /// In a Maestro agent the first entry of a response is delivered: a

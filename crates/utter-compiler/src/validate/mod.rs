@@ -25,6 +25,7 @@ use responses::{report_rust_name_collisions, report_skill_name_collisions};
 pub(crate) use schema::Schema;
 
 pub(crate) use files::{decode_file, parse_yaml};
+pub(crate) use merge::UnitMemo;
 
 /// Which memory a `responses.yml` file's conditions may read.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -53,8 +54,9 @@ pub struct MergedResponse {
     pub scope: Scope,
     /// The file that defines it (the last definition, which is delivered).
     pub file: String,
-    /// The response as read.
-    pub raw: RawResponse,
+    /// The response as read (shared with the check that kept its file's
+    /// outcome, [`crate::CheckCache`]).
+    pub raw: std::sync::Arc<RawResponse>,
     /// The parsed condition of each variant (by position in `raw.variants`).
     pub conditions: Vec<Option<std::sync::Arc<Expr<MemoryRef>>>>,
 }
@@ -106,7 +108,7 @@ impl Checked {
 
 /// Checks every file of the project and the merged registry (the
 /// analysis of variants together comes after: [`crate::check`]).
-pub(crate) fn validate(files: &ProjectFiles) -> Checked {
+pub(crate) fn validate(files: &ProjectFiles, memo: &mut UnitMemo) -> Checked {
     let mut pass = Pass::new();
     pass.report_unread_files(files);
     pass.check_settings(files);
@@ -114,7 +116,7 @@ pub(crate) fn validate(files: &ProjectFiles) -> Checked {
     let units = units(files);
     // Memory first: readability needs every declaration.
     let (memory, schema) = schema::read_memory(&mut pass, &units);
-    let merged = merge::merge_responses(&mut pass, files, &units, &schema);
+    let merged = merge::merge_responses(&mut pass, files, &units, &schema, memo);
     report_rust_name_collisions(&merged.responses, &pass.sources, &mut pass.findings);
     // skill.md references need the whole registry.
     let skill_docs = merge::check_skill_docs(&mut pass, files, &schema, &merged);

@@ -348,9 +348,18 @@ pub(super) fn check_placeholders(
                 (span, problem)
             }
             RawPiece::Bare { name, raw, span } => {
+                // The active skill's entry fills it first, else the
+                // project's: looked up in that order, not in the hash
+                // map's (which differs from run to run).
+                let skill = scope.active_skill();
+                let declared = skill
+                    .into_iter()
+                    .chain(["project"])
+                    .map(|ns| (ns.to_owned(), name.clone()))
+                    .find(|key| schema.entries.contains_key(key));
+                let declared = declared.as_ref().map(|(ns, e)| (ns, e));
                 let fills =
                     |ns: &str| ns == "project" || matches!(scope, Scope::Skill(s) if s == ns);
-                let declared = schema.entries.keys().find(|(ns, e)| e == name && fills(ns));
                 if let Some((ns, entry)) = declared {
                     report_repr(cx, schema, ns, entry, raw, span, node, response, index);
                 }

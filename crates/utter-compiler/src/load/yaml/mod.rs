@@ -126,6 +126,32 @@ impl YamlBudget {
         bytes: PROJECT_MAX_BYTES,
     };
 
+    /// What was spent from `self` to leave `after`.
+    pub(crate) fn spent_to(self, after: YamlBudget) -> YamlBudget {
+        YamlBudget {
+            nodes: self.nodes - after.nodes,
+            bytes: self.bytes - after.bytes,
+        }
+    }
+
+    /// Whether no spend was refused: something is left of both.
+    pub(crate) fn is_left(self) -> bool {
+        self.nodes > 0 && self.bytes > 0
+    }
+
+    /// Takes `spent` again (work replayed from an earlier check) when more
+    /// than it is left of both, as when it was first spent; false, and
+    /// nothing taken, otherwise.
+    pub(crate) fn replay(&mut self, spent: YamlBudget) -> bool {
+        if self.nodes > spent.nodes && self.bytes > spent.bytes {
+            self.nodes -= spent.nodes;
+            self.bytes -= spent.bytes;
+            true
+        } else {
+            false
+        }
+    }
+
     /// Takes `nodes` and `bytes`; false (and nothing left) when they are
     /// more than what is left.
     fn spend(&mut self, nodes: usize, bytes: usize) -> bool {

@@ -1,0 +1,112 @@
+"""Keystroke to diagnostics in `utter lsp` (issue 48), at several project sizes.
+
+   python3 benches/lsp_latency.py UTTER [N ...]      (default N: 100 1000 3000)
+   python3 benches/lsp_latency.py --write DIR N      (only write the agent of N responses)
+
+The agent of N responses: 30 skills (N/30 responses each, in responses.yml), a memory.yml
+per skill and a skill.md referencing two of its responses, and project memory; a third of
+the variants conditioned on skill or project entries, texts with placeholders. The client
+opens one skill's responses.yml and sends 40 edits (one character typed or deleted in a
+text, then in a condition), each a full-text didChange; it times each edit from sending it
+to the server's next publishDiagnostics for that file (one per change), read in the
+sending thread and prints the median and the 90th
+percentile.
+"""
+import json, os, statistics, subprocess, sys, tempfile, time
+
+SKILLS = 30
+
+
+def write_agent(root, n):
+    os.makedirs(root, exist_ok=True)
+    with open(os.path.join(root, "memory.yml"), "w") as f:
+        f.write("customer_name:\n  type: text\nauthenticated:\n  type: bool\n")
+    per = max(1, n // SKILLS)
+    r = 0
+    for s in range(SKILLS):
+        d = os.path.join(root, "skills", f"skill{s}")
+        os.makedirs(d, exist_ok=True)
+        with open(os.path.join(d, "memory.yml"), "w") as f:
+            f.write("schema:\n  public:\n    reason:\n      type: categorical\n"
+                    "      enum_values: [lost, stolen, damaged]\n  private:\n"
+                    "    count:\n      type: int\n    fee:\n      type: float\n")
+        lines = ["responses:\n"]
+        names = []
+        for i in range(per if s < SKILLS - 1 else n - r):
+            name = f"utter_s{s}_r{i}"
+            names.append(name)
+            lines.append(f"  {name}:\n")
+            if i % 3 == 0:
+                lines.append(f"    - text: The fee is {{session.skill{s}.fee}} for a {{reason}} card.\n"
+                             f"      condition: session.skill{s}.reason == \"lost\" and session.skill{s}.count > {i}\n")
+                lines.append(f"    - text: Hello {{customer_name}}, case {i}.\n"
+                             f"      condition: session.project.authenticated\n")
+            lines.append(f"    - text: Response {i} of skill {s}.\n")
+        r += len(names)
+        with open(os.path.join(d, "responses.yml"), "w") as f:
+            f.write("".join(lines))
+        with open(os.path.join(d, "skill.md"), "w") as f:
+            f.write(f"---\ndescription: Skill {s}\nutter:\n  - {names[0]}:\n      on: activate\n---\n\nDo skill {s}.\n")
+    return os.path.join(root, "skills", "skill0", "responses.yml")
+
+
+def measure(utter, n):
+    root = os.path.join(tempfile.mkdtemp(), "agent")
+    path = write_agent(root, n)
+    text = open(path).read()
+    proc = subprocess.Popen([utter, "lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL)
+    uri = "file://" + path
+    out = proc.stdout
+
+    def send(obj):
+        body = json.dumps(obj).encode()
+        proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        proc.stdin.flush()
+
+    def wait():
+        """Reads the server's messages until the next diagnostics of the file
+        (one per change), in this thread: no hand-over adds to the time."""
+        while True:
+            line = out.readline()
+            if not line:
+                raise SystemExit("the server stopped")
+            if line.lower().startswith(b"content-length"):
+                size = int(line.split(b":")[1])
+                out.readline()
+                msg = json.loads(out.read(size))
+                if msg.get("method") == "textDocument/publishDiagnostics" and msg["params"]["uri"] == uri:
+                    return time.perf_counter(), msg["params"]["diagnostics"]
+
+    send({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"capabilities": {}, "rootUri": "file://" + root}})
+    send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+    send({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}})
+    wait()
+    times = []
+    text_at = text.index("Response 1 of skill")
+    cond_at = text.index("count > ") + len("count > ")
+    for v in range(2, 42):
+        at = text_at if v < 22 else cond_at
+        # Type a digit, then delete it: every other version is the original.
+        edited = text[:at] + "9" + text[at:] if v % 2 == 0 else text
+        start = time.perf_counter()
+        send({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+            "textDocument": {"uri": uri, "version": v}, "contentChanges": [{"text": edited}]}})
+        done, _ = wait()
+        times.append((done - start) * 1000)
+    send({"jsonrpc": "2.0", "id": 1, "method": "shutdown"})
+    send({"jsonrpc": "2.0", "method": "exit"})
+    proc.stdin.close()
+    proc.wait(timeout=30)
+    times.sort()
+    return statistics.median(times), times[int(len(times) * 0.9)]
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "--write":
+        print(write_agent(sys.argv[2], int(sys.argv[3])))
+        sys.exit(0)
+    utter = sys.argv[1]
+    for n in [int(a) for a in sys.argv[2:]] or [100, 1000, 3000]:
+        median, p90 = measure(utter, n)
+        print(f"{n} responses: keystroke to diagnostics median {median:.1f} ms, p90 {p90:.1f} ms")
