@@ -220,13 +220,11 @@ mod fact_guard {
     #[divan::bench]
     fn faithful(bencher: divan::Bencher) {
         let answer = "Your card ending 4242 ships by RUSH delivery within 1 to 2 business days, for a $7.50 fee.";
-        bencher
-            .with_inputs(delivery)
-            .bench_values(|d| {
-                let spoken = d.speak_with(|_| answer.to_owned());
-                assert!(spoken.rephrased, "{:?}", spoken.refused);
-                black_box(spoken)
-            });
+        bencher.with_inputs(delivery).bench_values(|d| {
+            let spoken = d.speak_with(|_| answer.to_owned());
+            assert!(spoken.rephrased, "{:?}", spoken.refused);
+            black_box(spoken)
+        });
     }
 
     #[divan::bench]

@@ -61,6 +61,20 @@ pub enum HandResponse {
 }
 
 impl HandResponse {
+    /// The response called `name`, by hand: a `match` on its names.
+    #[inline]
+    pub fn from_name(name: &str) -> Option<Self> {
+        Some(match name {
+            "utter_literal" => HandResponse::Literal,
+            "utter_first_true" => HandResponse::FirstTrue,
+            "utter_last_true" => HandResponse::LastTrue,
+            "utter_default_after_10" => HandResponse::DefaultAfter10,
+            "utter_error_skipped" => HandResponse::ErrorSkipped,
+            "utter_three_placeholders" => HandResponse::ThreePlaceholders,
+            _ => return None,
+        })
+    }
+
     /// The response of a bench case (`None`: the missing name).
     pub fn of_case(case: &str) -> Option<Self> {
         Some(match case {
@@ -153,6 +167,61 @@ pub fn deliver(m: &HandMemory, response: HandResponse) -> HandDelivery {
     }
 }
 
+/// Delivers the response called `name` (the name itself when the agent has
+/// none such), by hand: one `match` on all 22 names of the agent, the
+/// bundled ones too (the bench memory sets none of their entries), as the
+/// generated lookup has them.
+pub fn deliver_name(m: &HandMemory, name: &'static str) -> HandDelivery {
+    let literal = |text: &'static str| HandDelivery {
+        text: Cow::Borrowed(text),
+        variant: 0,
+        rephrase: false,
+    };
+    match name {
+        "utter_literal" => deliver(m, HandResponse::Literal),
+        "utter_first_true" => deliver(m, HandResponse::FirstTrue),
+        "utter_last_true" => deliver(m, HandResponse::LastTrue),
+        "utter_default_after_10" => deliver(m, HandResponse::DefaultAfter10),
+        "utter_error_skipped" => deliver(m, HandResponse::ErrorSkipped),
+        "utter_three_placeholders" => deliver(m, HandResponse::ThreePlaceholders),
+        "utter_ask_csat_score" => {
+            literal("How satisfied are you with the help you got today,\non a scale from 1 to 5?\n")
+        }
+        "utter_ask_wants_to_continue" => literal("Can I help you with anything else?"),
+        "utter_ask_wants_to_resume" => literal(
+            "We were in the middle of your previous request.\nShall we pick up where we left off, or leave it for now?\n",
+        ),
+        "utter_decline_in_domain_out_of_scope" => {
+            literal("Sorry, that is not something I can do for you here.")
+        }
+        "utter_decline_out_of_domain_out_of_scope" => {
+            literal("Sorry, I can only help with requests about this service.")
+        }
+        "utter_hangup_goodbye" => literal("Thank you for calling. Goodbye."),
+        "utter_incoming_message_rejected" => {
+            literal("Sorry, I can't handle that message. Please try again.")
+        }
+        "utter_inform_hangup" => {
+            literal("I have not heard from you for a while, so I will end the call now. Goodbye.")
+        }
+        "utter_model_call_error"
+        | "utter_model_request_hook_error"
+        | "utter_tool_call_hook_error" => literal("Sorry, something went wrong. Please try again."),
+        "utter_outgoing_text_rejected" => {
+            literal("Sorry, I can't give you that answer. Please try again.")
+        }
+        "utter_precondition_unmet" => literal("Sorry, I couldn't continue with that request."),
+        "utter_set_memory_button_skipped" => literal(
+            "That option is no longer available. Please pick one of the current options or type your message.",
+        ),
+        "utter_silence_timeout_check_in" => {
+            literal("Are you still there? Take your time, I am here when you are ready.")
+        }
+        "utter_thank_you_for_feedback" => literal("Thanks for the feedback, and have a good day."),
+        _ => literal(name),
+    }
+}
+
 /// "Card {card}, reason {reason}, fee {fee}." into `out`.
 pub fn write_three_placeholders(m: &HandMemory, out: &mut String) {
     out.push_str("Card ");
@@ -168,6 +237,30 @@ pub fn write_three_placeholders(m: &HandMemory, out: &mut String) {
         None => out.push_str("{fee}"),
     }
     out.push('.');
+}
+
+/// [`render`] into any `fmt::Write`, piece by piece.
+#[inline]
+pub fn write<W: std::fmt::Write>(
+    m: &HandMemory,
+    response: HandResponse,
+    out: &mut W,
+) -> std::fmt::Result {
+    match selected(m, response) {
+        Some((text, _)) => out.write_str(text),
+        None => {
+            out.write_str("Card ")?;
+            out.write_str(m.card.as_deref().unwrap_or("{session.bench.card}"))?;
+            out.write_str(", reason ")?;
+            out.write_str(m.reason.map_or("{session.bench.reason}", Reason::as_str))?;
+            out.write_str(", fee ")?;
+            match m.fee {
+                Some(fee) => utter::write_py_str(out, ValueRef::Float(fee)),
+                None => out.write_str("{fee}"),
+            }?;
+            out.write_str(".")
+        }
+    }
 }
 
 /// [`deliver`] into the caller's buffer (what `render` is to `deliver`).
@@ -203,6 +296,24 @@ mod tests {
             let mut rendered = String::new();
             render(&hand, response, &mut rendered);
             assert_eq!(rendered, theirs.text, "{case}");
+            let mut written = String::new();
+            write(&hand, response, &mut written).unwrap();
+            assert_eq!(written, theirs.text, "{case}");
+            assert_eq!(
+                HandResponse::from_name(ours.name()),
+                Some(response),
+                "{case}"
+            );
         }
+        // Every name the agent has, bundled ones too, delivers the same.
+        for ours in crate::generated::typed::Response::ALL {
+            assert_eq!(
+                deliver_name(&hand, ours.name()).text,
+                view.deliver(*ours).text,
+                "{}",
+                ours.name()
+            );
+        }
+        assert_eq!(deliver_name(&hand, "utter_missing").text, "utter_missing");
     }
 }

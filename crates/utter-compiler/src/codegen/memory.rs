@@ -401,7 +401,8 @@ pub fn typed_memory(decls: &[MemoryDecl]) -> TokenStream {
 
             /// Selects `response` without rendering it: `Display` (or
             /// `write_to`) writes the text into your buffer, allocation-free.
-            #[inline]
+            #[allow(clippy::inline_always)]
+            #[inline(always)]
             #[must_use]
             pub fn render(&self, response: Response) -> ::utter::Rendered<'_, Self> {
                 if let ::core::option::Option::Some(rendered) = __utter_compiled::RELOAD.rendered(response.index(), self) {

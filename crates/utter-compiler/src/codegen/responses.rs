@@ -238,7 +238,8 @@ fn entry_points(select: TokenStream, shapes: TokenStream) -> TokenStream {
         }
 
         /// [`rendered`] through the generated writers: what the typed view calls.
-        #[inline]
+        #[allow(clippy::inline_always)]
+        #[inline(always)]
         pub fn rendered_view<R: Reader>(response: usize, r: &R) -> Rendered<'_, R> {
             render_selected(NAMES[response], &ENTRIES, r, select(response, r), writer::<R>)
         }
