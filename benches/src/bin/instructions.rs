@@ -4,23 +4,28 @@
 //! iterations is the cost of one delivery (see `instructions.sh`).
 //!
 //! `instructions PATH CASE ITERATIONS`, PATH one of `hand_deliver`,
-//! `hand_render` (the hand-written anchor), `typed_deliver`, `typed_render`
-//! (`push_to` a `String`), `typed_write_to` (`write_to` the same `String`),
-//! `compact_deliver`, `generated`, `interpreter`, `minijinja`, `match`.
+//! `hand_render`, `hand_write` (the hand-written anchor), `typed_deliver`,
+//! `typed_render` (`push_to` a `String`), `typed_write_to` (`write_to` a
+//! `fmt::Write`), `compact_deliver`, `generated`, `interpreter`,
+//! `minijinja`, `match`.
 //!
 //! Every path is its own `#[inline(never)]` loop with its inputs through
 //! `black_box`, so each is compiled in the same context: a count does not
 //! depend on what else `main` holds (inlining into one large `main` moved
 //! the literal case from 13 to 52 instructions with the library unchanged).
+//! The earlier harness: the generated paths read their memory as it is;
+//! `fair.rs` (issue 48) makes it opaque on every iteration for every path.
 
 use std::hint::black_box;
 
 use utter::{Context, SlotMemory};
-use utter_benches::hand::{self, HandMemory, HandResponse};
 use utter_benches::{
     CASES, JinjaRegistry, agent_dir, bench_values, floor, generated, generated_for, scaled_name,
-    scaled_values, typed_compact_memory, typed_compact_response, typed_memory, typed_response,
+    scaled_values,
 };
+
+#[path = "../paths.rs"]
+mod paths;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -52,121 +57,20 @@ fn main() {
         .map(|(_, n)| *n)
         .expect("a known case");
     let sum = match path.as_str() {
-        "hand_deliver" => hand_deliver(case, name, iterations),
-        "hand_render" => hand_render(case, name, iterations),
-        "typed_deliver" => typed_deliver(case, name, iterations),
-        "typed_render" => typed_render(case, name, iterations),
-        "typed_write_to" => typed_write_to(case, name, iterations),
-        "compact_deliver" => compact_deliver(case, name, iterations),
+        "hand_deliver" => paths::hand_deliver(case, name, iterations),
+        "hand_render" => paths::hand_render(case, name, iterations),
+        "hand_write" => paths::hand_write(case, name, iterations),
+        "typed_deliver" => paths::typed_deliver::<false>(case, name, iterations),
+        "typed_render" => paths::typed_render::<false>(case, name, iterations),
+        "typed_write_to" => paths::typed_write_to::<false>(case, name, iterations),
+        "compact_deliver" => paths::compact_deliver::<false>(case, name, iterations),
         "minijinja" => minijinja(name, iterations),
         "generated" => generated_by_name(name, iterations),
-        "interpreter" => interpreter(name, iterations),
+        "interpreter" => paths::interpreter::<false>(name, iterations),
         "match" => bare_match(name, iterations),
         other => panic!("unknown path {other}"),
     };
     black_box(sum);
-}
-
-#[inline(never)]
-fn hand_deliver(case: &str, name: &str, iterations: usize) -> usize {
-    let memory = HandMemory::bench();
-    let response = HandResponse::of_case(case);
-    let mut sum = 0;
-    for _ in 0..iterations {
-        sum += match black_box(response) {
-            Some(r) => hand::deliver(black_box(&memory), r).text.len(),
-            None => black_box(name).len(),
-        };
-    }
-    sum
-}
-
-#[inline(never)]
-fn hand_render(case: &str, name: &str, iterations: usize) -> usize {
-    let memory = HandMemory::bench();
-    let response = HandResponse::of_case(case);
-    let mut buffer = String::with_capacity(256);
-    let mut sum = 0;
-    for _ in 0..iterations {
-        buffer.clear();
-        match black_box(response) {
-            Some(r) => hand::render(black_box(&memory), r, &mut buffer),
-            None => buffer.push_str(black_box(name)),
-        }
-        sum += buffer.len();
-    }
-    sum
-}
-
-#[inline(never)]
-fn typed_deliver(case: &str, name: &str, iterations: usize) -> usize {
-    let memory = typed_memory();
-    let view = memory.view(generated::typed::Skill::Bench);
-    let response = typed_response(case);
-    let mut sum = 0;
-    for _ in 0..iterations {
-        sum += match black_box(response) {
-            Some(r) => view.deliver(r).text.len(),
-            None => generated::typed::deliver_name(black_box(name), &view.context())
-                .text
-                .len(),
-        };
-    }
-    sum
-}
-
-#[inline(never)]
-fn typed_render(case: &str, name: &str, iterations: usize) -> usize {
-    let memory = typed_memory();
-    let view = memory.view(generated::typed::Skill::Bench);
-    let response = typed_response(case);
-    let mut buffer = String::with_capacity(256);
-    let mut sum = 0;
-    for _ in 0..iterations {
-        buffer.clear();
-        match black_box(response) {
-            Some(r) => view.render(r).push_to(&mut buffer),
-            None => buffer.push_str(black_box(name)),
-        }
-        sum += buffer.len();
-    }
-    sum
-}
-
-/// [`typed_render`] through `write_to` (any `fmt::Write`, here a `String`).
-#[inline(never)]
-fn typed_write_to(case: &str, name: &str, iterations: usize) -> usize {
-    let memory = typed_memory();
-    let view = memory.view(generated::typed::Skill::Bench);
-    let response = typed_response(case);
-    let mut buffer = String::with_capacity(256);
-    let mut sum = 0;
-    for _ in 0..iterations {
-        buffer.clear();
-        match black_box(response) {
-            Some(r) => view.render(r).write_to(&mut buffer).expect("a String"),
-            None => buffer.push_str(black_box(name)),
-        }
-        sum += buffer.len();
-    }
-    sum
-}
-
-#[inline(never)]
-fn compact_deliver(case: &str, name: &str, iterations: usize) -> usize {
-    let memory = typed_compact_memory();
-    let view = memory.view(generated::typed_compact::Skill::Bench);
-    let response = typed_compact_response(case);
-    let mut sum = 0;
-    for _ in 0..iterations {
-        sum += match black_box(response) {
-            Some(r) => view.deliver(r).text.len(),
-            None => generated::typed_compact::deliver_name(black_box(name), &view.context())
-                .text
-                .len(),
-        };
-    }
-    sum
 }
 
 #[inline(never)]
@@ -192,22 +96,6 @@ fn generated_by_name(name: &str, iterations: usize) -> usize {
         sum += generated::bench::deliver_name(black_box(name), &ctx)
             .text
             .len();
-    }
-    sum
-}
-
-#[inline(never)]
-fn interpreter(name: &str, iterations: usize) -> usize {
-    let registry = utter_compiler::Registry::load_strict(&agent_dir("bench")).expect("valid");
-    let mut memory = SlotMemory::new(&registry.entries);
-    for (ns, entry, value) in bench_values() {
-        memory.set(ns, entry, value).expect("declared");
-    }
-    let ctx = Context::for_skill_id(&memory, "bench", &registry.skills).expect("a skill");
-    let interpreter = registry.interpreter();
-    let mut sum = 0;
-    for _ in 0..iterations {
-        sum += interpreter.deliver(black_box(name), &ctx).text.len();
     }
     sum
 }
