@@ -22,9 +22,16 @@
 use serde_json::{Map, Value as Json, json};
 use utter::{Context, SlotMemory};
 use utter_compiler::load::project::is_agent_file;
-use utter_compiler::{Agent, Checked, Finding, OpenOptions, ProjectFiles, Registry, snapshot};
+use utter_compiler::{
+    Agent, CheckCache, Checked, Finding, OpenOptions, ProjectFiles, Registry, snapshot,
+};
 
 pub mod abi;
+
+thread_local! {
+    /// What the last request's check can give the next.
+    static CACHE: std::cell::RefCell<CheckCache> = std::cell::RefCell::new(CheckCache::new());
+}
 
 /// The answer to one request (see the crate's documentation).
 pub fn respond(request: &str) -> String {
@@ -85,7 +92,12 @@ fn open(request: &Json) -> Result<(Agent, Vec<String>), String> {
         ..OpenOptions::default()
     };
     Ok((
-        Agent::from_files(ProjectFiles::from_files(read), options),
+        // The page asks `check`, then `render` or `report`, of the same files
+        // on every keystroke: each request reuses what the one before found
+        // (exactly a check from scratch, `CheckCache`).
+        CACHE.with_borrow_mut(|cache| {
+            Agent::from_files_with(ProjectFiles::from_files(read), options, cache)
+        }),
         ignored,
     ))
 }
