@@ -368,7 +368,7 @@ fn adversaries_are_refused(deliveries: &[utter_agent_tests::Delivered]) -> usize
         let refused = |answer: String| !delivery().speak_with(|_| answer.clone()).rephrased;
         if let Some(value) = filled.iter().find(|v| {
             // Found once, as words: dropping it drops the fact.
-            let (v, t) = (words(v), words(text));
+            let (v, t) = (words(&v.value), words(text));
             let found = t
                 .char_indices()
                 .filter(|(i, _)| t[*i..].starts_with(v.as_str()))
@@ -376,7 +376,8 @@ fn adversaries_are_refused(deliveries: &[utter_agent_tests::Delivered]) -> usize
             v.trim() != "" && found == 1
         }) {
             // Where it stands as words (not inside a longer word).
-            let alone = text.match_indices(value.as_str()).find(|(at, _)| {
+            let value = value.value.as_str();
+            let alone = text.match_indices(value).find(|(at, _)| {
                 let before = text[..*at].chars().next_back();
                 let after = text[at + value.len()..].chars().next();
                 !before.is_some_and(char::is_alphanumeric)
@@ -393,7 +394,8 @@ fn adversaries_are_refused(deliveries: &[utter_agent_tests::Delivered]) -> usize
             let changed = String::from_utf8(changed).expect("a digit changed");
             assert!(refused(changed.clone()), "{text:?} as {changed:?}");
         }
-        // Add a number; swap the first two different numbers.
+        // Add a number; swap the first two numbers whose figures differ as
+        // read (what they measure moves with them): the figures change.
         assert!(
             refused(format!("{text} 987654321")),
             "{text:?} plus a number"
@@ -401,21 +403,33 @@ fn adversaries_are_refused(deliveries: &[utter_agent_tests::Delivered]) -> usize
         let spans = number_spans(text);
         if let Some((a, b)) = spans.iter().zip(spans.iter().skip(1)).find(|(a, b)| {
             utter::figures(&text[(*a).clone()]) != utter::figures(&text[(*b).clone()])
-        }) {
-            let swapped = format!(
-                "{}{}{}{}{}",
-                &text[..a.start],
-                &text[b.clone()],
-                &text[a.end..b.start],
-                &text[a.clone()],
-                &text[b.end..]
-            );
+        }) && {
+            let swapped = swap(text, a, b);
+            let mut before = utter::figures(text);
+            let mut after = utter::figures(&swapped);
+            before.sort();
+            after.sort();
+            before != after
+        } {
+            let swapped = swap(text, a, b);
             assert!(refused(swapped.clone()), "{text:?} as {swapped:?}");
         }
         let shouted = format!("{}!", text.to_ascii_uppercase());
         assert!(!refused(shouted), "{text:?} in capitals");
     }
     met
+}
+
+/// `text` with spans `a` and `b` (a before b) traded.
+fn swap(text: &str, a: &std::ops::Range<usize>, b: &std::ops::Range<usize>) -> String {
+    format!(
+        "{}{}{}{}{}",
+        &text[..a.start],
+        &text[b.clone()],
+        &text[a.end..b.start],
+        &text[a.clone()],
+        &text[b.end..]
+    )
 }
 
 /// Case-folded words, one space between, padded: as the guard compares.

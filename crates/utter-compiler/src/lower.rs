@@ -249,6 +249,7 @@ pub(crate) fn lower_entries(checked: &Checked) -> Vec<Entry<String, Vec<String>>
                 .map(|(_, _, text)| (*text).to_owned()),
             ty: decl.ty,
             values: decl.values.clone(),
+            pii: decl.pii,
         })
         .collect()
 }

@@ -221,7 +221,10 @@ mod tests {
     fn shipping() -> Delivery<'static> {
         Delivery {
             guard: FactGuard::On {
-                filled: vec!["4242".into(), "rush".into()],
+                filled: vec![
+                    crate::Filled::new("session.card.last_four", "4242"),
+                    crate::Filled::new("session.card.speed", "rush"),
+                ],
             },
             ..delivery(
                 "Your card ending 4242 ships via rush delivery in 2 days.",
@@ -239,7 +242,10 @@ mod tests {
         let faithful = |_: &str| {
             Ok::<_, ()>("Your card ending 4242 arrives by RUSH delivery, in 2 days!".to_owned())
         };
-        let refused = FactRefusal::Lost("rush".into());
+        let refused = FactRefusal::LostValue(crate::Shown {
+            text: Some("4242".into()),
+            entry: Some("session.card.last_four".into()),
+        });
         let spoken = shipping().speak(&mut { wrong });
         assert_eq!(spoken.text, shipping().text);
         assert_eq!(spoken.outcome(), RephraseOutcome::Refused(&refused));

@@ -12,6 +12,7 @@ pub mod __private;
 mod compiled;
 mod delivery;
 mod dialect;
+pub mod escape;
 mod explain;
 mod fast;
 mod fields;
@@ -38,7 +39,7 @@ pub use delivery::{AsyncRephraser, Delivery, RephraseOutcome, Rephraser, Spoken}
 pub use dialect::Dialect;
 pub use explain::{ConditionOutcome, Explanation};
 pub use format::{py_str, write_py_repr, write_py_str};
-pub use guard::{FactGuard, FactRefusal, numbers as figures};
+pub use guard::{FactGuard, FactRefusal, Filled, Shown, check as check_facts, figures};
 pub use memory::{
     Context, Entry, EntryKey, MapMemory, Memory, Reader, SetMemory, SkillId, SlotMemory,
     UnknownResponse, UnknownSkill, Visibility, find_entry,

@@ -64,6 +64,9 @@ pub struct Entry<S = &'static str, V = &'static [&'static str]> {
     pub ty: EntryType,
     /// The `enum_values` of a categorical entry (empty otherwise).
     pub values: V,
+    /// Declared `pii: true`: its values are personal data, never shown by
+    /// a fact-guard refusal or a `tracing` event.
+    pub pii: bool,
 }
 
 impl<S: AsRef<str>, V> Entry<S, V> {
@@ -477,6 +480,7 @@ mod tests {
             unset_text: None,
             ty: EntryType::Any,
             values: &[],
+            pii: false,
         },
         Entry {
             id: 1,
@@ -486,6 +490,7 @@ mod tests {
             unset_text: None,
             ty: EntryType::Any,
             values: &[],
+            pii: false,
         },
         Entry {
             id: 2,
@@ -495,6 +500,7 @@ mod tests {
             unset_text: None,
             ty: EntryType::Any,
             values: &[],
+            pii: false,
         },
     ];
 
@@ -533,6 +539,7 @@ mod tests {
             unset_text: None,
             ty: EntryType::Categorical,
             values: &["lost", "stolen"],
+            pii: false,
         }];
         let mut memory = SlotMemory::new(table);
         memory.set("card", "reason", "lost").unwrap();

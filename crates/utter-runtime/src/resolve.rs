@@ -7,18 +7,27 @@ use crate::format::write_py_str;
 use crate::memory::{Entry, Reader};
 use crate::value::ValueRef;
 
-/// What a piece delivers: literal text, or a memory value to format.
+/// What a piece delivers: literal text, or a memory value to format and
+/// the entry it came from (for the fact guard).
 #[derive(Clone, Copy)]
 pub(crate) enum Resolved<'p, 'v> {
     Text(&'p str),
-    Value(ValueRef<'v>),
+    Value(ValueRef<'v>, FilledFrom<'p>),
+}
+
+/// The entry a filled value was read from.
+#[derive(Clone, Copy)]
+pub(crate) struct FilledFrom<'p> {
+    pub namespace: &'p str,
+    pub name: &'p str,
+    pub pii: bool,
 }
 
 impl Resolved<'_, '_> {
     pub(crate) fn write(self, out: &mut impl Write) -> fmt::Result {
         match self {
             Resolved::Text(text) => out.write_str(text),
-            Resolved::Value(value) => write_py_str(out, value),
+            Resolved::Value(value, _) => write_py_str(out, value),
         }
     }
 }
@@ -53,7 +62,14 @@ pub(crate) fn resolve_entry<'p, 'v, N: AsRef<str>, V, R: Reader>(
     };
     let value = ctx.value(entry);
     match (&entry.unset_text, value.is_none()) {
-        (_, false) => Resolved::Value(value),
+        (_, false) => Resolved::Value(
+            value,
+            FilledFrom {
+                namespace: entry.namespace.as_ref(),
+                name: entry.name.as_ref(),
+                pii: entry.pii,
+            },
+        ),
         (Some(text), true) => Resolved::Text(text.as_ref()),
         // Unset or unreadable: left exactly as written.
         (None, true) => Resolved::Text(raw),

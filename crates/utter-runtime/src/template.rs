@@ -328,6 +328,7 @@ mod tests {
             unset_text: None,
             ty: EntryType::Any,
             values: &[],
+            pii: false,
         },
         Entry {
             id: 1,
@@ -337,6 +338,7 @@ mod tests {
             unset_text: None,
             ty: EntryType::Any,
             values: &[],
+            pii: false,
         },
         Entry {
             id: 2,
@@ -346,6 +348,7 @@ mod tests {
             unset_text: Some("your previous request"),
             ty: EntryType::Text,
             values: &[],
+            pii: false,
         },
     ];
 

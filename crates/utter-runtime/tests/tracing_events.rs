@@ -58,6 +58,7 @@ static ENTRIES: [Entry; 1] = [Entry {
     unset_text: None,
     ty: EntryType::Any,
     values: &[],
+    pii: false,
 }];
 
 static PIECES: [Piece; 2] = [

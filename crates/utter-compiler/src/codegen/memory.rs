@@ -55,7 +55,8 @@ pub fn entry_table(decls: &[MemoryDecl]) -> TokenStream {
         };
         let ty = entry_type(d.ty);
         let values = d.values.iter().map(|v| lit_str(v));
-        quote!(const #constant: Entry = Entry { id: #id, namespace: #ns, name: #name, visibility: #vis, unset_text: #unset, ty: EntryType::#ty, values: &[#(#values),*] };)
+        let pii = d.pii;
+        quote!(const #constant: Entry = Entry { id: #id, namespace: #ns, name: #name, visibility: #vis, unset_text: #unset, ty: EntryType::#ty, values: &[#(#values),*], pii: #pii };)
     });
     let names = (0..decls.len()).map(super::idents::entry_const);
     let count = Literal::usize_unsuffixed(decls.len());

@@ -220,6 +220,7 @@ mod tests {
                 unset_text: None,
                 ty: EntryType::Any,
                 values: Vec::new(),
+                pii: false,
             })
             .collect()
     }

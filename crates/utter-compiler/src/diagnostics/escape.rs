@@ -7,20 +7,8 @@
 
 use std::borrow::Cow;
 
-/// Whether `c` must not reach a terminal or a line-oriented reader as it is.
-pub fn is_unsafe(c: char) -> bool {
-    c.is_control()
-        || matches!(
-            c,
-            '\u{061C}'
-                | '\u{200E}'
-                | '\u{200F}'
-                | '\u{2028}'
-                | '\u{2029}'
-                | '\u{202A}'..='\u{202E}'
-                | '\u{2066}'..='\u{2069}'
-        )
-}
+// The rule itself lives in the runtime, whose refusals and events print data too.
+pub use utter::escape::{escape, is_unsafe};
 
 /// Whether `c` is invisible or looks like a space without being one: a
 /// reviewer could not tell two texts apart by looking (zero-width and
@@ -175,23 +163,6 @@ pub fn html(text: &str) -> String {
         }
     }
     out
-}
-
-/// `text` with every unsafe character written as `\u{..}` (a tab too: a
-/// message is one line).
-pub fn escape(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(is_unsafe) {
-        return Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        if is_unsafe(c) {
-            out.extend(c.escape_unicode());
-        } else {
-            out.push(c);
-        }
-    }
-    Cow::Owned(out)
 }
 
 /// `line` with every unsafe character but a tab replaced by U+FFFD, one

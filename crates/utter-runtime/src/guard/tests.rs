@@ -1,86 +1,265 @@
-//! The guard against adversarial rephrasers: dropping a value, changing a
-//! digit, swapping two numbers and adding a number are refused; reordering
-//! words around the facts and changing only case and punctuation pass.
+//! The reading and the rules, one class at a time; then properties: an
+//! honest answer is used, and changing any one fact of it is refused.
+//! (The corpus of rephrasings measured both ways is tests/guard_corpus.rs.)
 
 use super::*;
 use proptest::prelude::*;
 
-#[test]
-fn numbers_are_compared_in_a_normal_form() {
-    assert_eq!(
-        numbers("A fee of $1,000.50 or 7.5$, card 0042."),
-        ["1000.5", "7.5", "42"]
-    );
-    assert_eq!(numbers("2026-12-05"), ["2026", "12", "5"]);
-    assert_eq!(numbers("7,5 and 1,5000"), ["7.5", "1.5"]);
-    assert_eq!(numbers("no digits"), Vec::<String>::new());
+fn read_figures(text: &str) -> Vec<read::Figure> {
+    read::read(text, &lexicon::ENGLISH)
+        .into_iter()
+        .filter_map(|t| match t.kind {
+            read::Kind::Figure(f) => Some(f),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The figures of `text` as `value unit` strings.
+fn shown(text: &str) -> Vec<String> {
+    read_figures(text)
+        .into_iter()
+        .map(|f| match f {
+            read::Figure::Number { value, unit, .. } => match unit {
+                Some(unit) => format!("{value} {unit}"),
+                None => value.to_string(),
+            },
+            read::Figure::Code(code) => format!("code {code}"),
+            read::Figure::Time(s) => format!("time {:02}:{:02}", s / 3600, s / 60 % 60),
+            read::Figure::Date { year, month, day } => format!("date {year:?}-{month}-{day}"),
+            read::Figure::AsWritten(w) => format!("as written {w}"),
+        })
+        .collect()
 }
 
 #[test]
-fn the_issue_examples() {
-    let reviewed = "A fee of $7.5 applies for lost-card replacement";
+fn numbers_are_read_by_value_in_any_form() {
+    for (text, want) in [
+        ("1,000.50", "1000.5"),
+        ("1000.5", "1000.5"),
+        ("1 000", "1000"),
+        ("1\u{A0}000", "1000"),
+        ("1\u{202F}000", "1000"),
+        ("1'000.5", "1000.5"),
+        ("1.0005e3", "1000.5"),
+        ("1.0005E+3", "1000.5"),
+        ("one thousand point five", "1000.5"),
+        ("٢٠", "20"),
+        ("２０", "20"),
+        ("२०", "20"),
+        ("1.5 million", "1500000"),
+        ("1.5M", "1500000"),
+        ("2bn", "2000000000"),
+        ("twenty-five", "25"),
+        ("the 21st", "21"),
+        ("twenty first", "21"),
+        ("10³", "1000"),
+        ("1e-3", "0.001"),
+        ("1e+20", "100000000000000000000"),
+        ("-20.0", "-20"),
+        ("−20", "-20"),
+        ("minus 20", "-20"),
+        ("+20", "20"),
+    ] {
+        assert_eq!(shown(text), [want], "{text}");
+    }
+}
+
+#[test]
+fn a_number_keeps_its_sign_and_what_it_measures() {
+    for (text, want) in [
+        ("$1000", "1000 dollar"),
+        ("1000 USD", "1000 dollar"),
+        ("USD 1000", "1000 dollar"),
+        ("one thousand dollars", "1000 dollar"),
+        ("$1k", "1000 dollar"),
+        ("-$20", "-20 dollar"),
+        ("$-20", "-20 dollar"),
+        ("-20.0 EUR", "-20 euro"),
+        ("€20", "20 euro"),
+        ("20 €", "20 euro"),
+        ("15%", "15 percent"),
+        ("15 per cent", "15 percent"),
+        ("3 hours", "3 hour"),
+        ("3-hour", "3 hour"),
+        ("3 hrs", "3 hour"),
+        ("three hours", "3 hour"),
+        ("5km", "5 kilometre"),
+        ("₿5", "5 ₿"),
+    ] {
+        assert_eq!(shown(text), [want], "{text}");
+    }
+    // A range's dash is no sign.
+    assert_eq!(shown("5-10 days"), ["5", "10 day"]);
+}
+
+#[test]
+fn codes_times_and_dates() {
+    for (text, want) in [
+        ("007", "code 007"),
+        ("02134", "code 02134"),
+        ("UA455", "code ua455"),
+        ("B12", "code b12"),
+        ("12E", "code 12e"),
+        ("18:40", "time 18:40"),
+        ("6:40 pm", "time 18:40"),
+        ("6:40PM", "time 18:40"),
+        ("6.40 p.m.", "time 18:40"),
+        ("6 pm", "time 18:00"),
+        ("12 am", "time 00:00"),
+        ("2026-12-05", "date Some(2026)-12-5"),
+        ("December 5, 2026", "date Some(2026)-12-5"),
+        ("5th December 2026", "date Some(2026)-12-5"),
+        ("the 5th of Dec 2026", "date Some(2026)-12-5"),
+        ("December 5", "date None-12-5"),
+        ("12/05/2026", "as written 12/05/2026"),
+        ("7,5", "as written 7,5"),
+        ("½", "as written ½"),
+    ] {
+        assert_eq!(shown(text), [want], "{text}");
+    }
+    // A pronoun is no number.
+    assert_eq!(shown("the new one"), Vec::<String>::new());
+}
+
+/// A digit of every script is read at its value: each run of ten `Nd`
+/// code points CPython 3.11 knows (their zeros, from `unicodedata`).
+#[test]
+fn digits_of_every_script() {
+    const ZEROS: [u32; 64] = [
+        0x30, 0x660, 0x6F0, 0x7C0, 0x966, 0x9E6, 0xA66, 0xAE6, 0xB66, 0xBE6, 0xC66, 0xCE6, 0xD66,
+        0xDE6, 0xE50, 0xED0, 0xF20, 0x1040, 0x1090, 0x17E0, 0x1810, 0x1946, 0x19D0, 0x1A80, 0x1A90,
+        0x1B50, 0x1BB0, 0x1C40, 0x1C50, 0xA620, 0xA8D0, 0xA900, 0xA9D0, 0xA9F0, 0xAA50, 0xABF0,
+        0xFF10, 0x104A0, 0x10D30, 0x11066, 0x110F0, 0x11136, 0x111D0, 0x112F0, 0x11450, 0x114D0,
+        0x11650, 0x116C0, 0x11730, 0x118E0, 0x11950, 0x11C50, 0x11D50, 0x11DA0, 0x16A60, 0x16AC0,
+        0x16B50, 0x1D7CE, 0x1D7D8, 0x1D7E2, 0x1D7EC, 0x1D7F6, 0x1E140, 0x1E950,
+    ];
+    for zero in ZEROS {
+        for value in 0..10u8 {
+            let c = char::from_u32(zero + u32::from(value)).expect("a digit");
+            assert_eq!(number::digit_value(c), Some(value), "U+{:04X}", c as u32);
+        }
+    }
+    assert_eq!(number::digit_value('a'), None);
+    assert_eq!(number::digit_value('²'), None);
+}
+
+fn value(entry: &str, text: &str) -> Filled {
+    Filled::new(format!("session.{entry}"), text)
+}
+
+#[test]
+fn each_rule_refuses_with_its_reason() {
+    let refused = |reviewed: &str, filled: &[Filled], answer: &str| {
+        check(reviewed, filled, answer)
+            .expect_err(answer)
+            .to_string()
+    };
     assert_eq!(
-        check(
-            reviewed,
-            &[],
-            "There is a $7.50 fee for replacing a lost card."
+        refused("A fee of $1000", &[], "A fee of €1000"),
+        "the rephrased text changes `$1000` to `€1000`"
+    );
+    assert_eq!(
+        refused("A fee of $30 applies", &[], "No fee of $30 applies"),
+        "the rephrased text has 1 negation where the reviewed text has 0"
+    );
+    assert_eq!(
+        refused(
+            "Transfer from Alice to Bob",
+            &[value("t.from", "Alice"), value("t.to", "Bob")],
+            "Transfer from Bob to Alice"
         ),
-        Ok(())
+        "the rephrased text puts `Alice` (the value of session.t.from) where the reviewed \
+         text has `Bob` (the value of session.t.to)"
     );
     assert_eq!(
-        check(reviewed, &[], "No fee applies"),
-        Err(FactRefusal::Lost("7.5".into()))
-    );
-    let reviewed = "Your card ending 4242 ships via rush delivery";
-    let filled = ["4242".to_owned(), "rush".to_owned()];
-    assert_eq!(
-        check(
-            reviewed,
-            &filled,
-            "Rush delivery: your card ending 4242 ships!"
+        refused(
+            "Your code is 007",
+            &[value("a.code", "007")],
+            "Your code is 7"
         ),
-        Ok(())
+        "the rephrased text lost `007` (the value of session.a.code)"
     );
     assert_eq!(
-        check(reviewed, &filled, "Your card ending 4224 ships via rush"),
-        Err(FactRefusal::Lost("4242".into()))
+        refused("Pay 5 now", &[], "Pay 5 now, or 6 tomorrow"),
+        "the rephrased text adds `6`"
     );
     assert_eq!(
-        check(reviewed, &filled, "Your card ending 4242 ships soon"),
-        Err(FactRefusal::Lost("rush".into()))
-    );
-    assert_eq!(
-        check("Pay 5 now and 7 later", &[], "Pay 7 now and 5 later"),
-        Err(FactRefusal::Reordered("5".into(), "7".into()))
-    );
-    assert_eq!(
-        check("Pay 5 now", &[], "Pay 5 now, or 6 tomorrow"),
-        Err(FactRefusal::Added("6".into()))
+        refused("Pay 5 now and 6 later", &[], "Pay 5 now"),
+        "the rephrased text lost `6`"
     );
 }
 
-/// A reviewed text: words, numbers and filled values (from vocabularies
-/// that do not meet), the values listed.
-fn reviewed() -> impl Strategy<Value = (Vec<String>, Vec<String>)> {
+/// A refusal names the entry and never shows a personal value; every value
+/// it shows is escaped.
+#[test]
+fn refusals_keep_secrets_and_escape() {
+    let email = Filled::new("session.pay.email", "jane.doe@example.com").personal();
+    let phone = Filled::new("session.pay.phone", "555 0100 1234").personal();
+    let reviewed = "We wrote to jane.doe@example.com and 555 0100 1234";
+    for answer in [
+        "We wrote to you and 555 0100 1234",
+        "We wrote to jane.doe@example.com and 555 0100 1235",
+        "We wrote to jane.doe@example.com and 5550100 1234",
+        "We wrote to jane.doe@example.com and 555 0100 1234 and 0100",
+    ] {
+        let refusal = check(reviewed, &[email.clone(), phone.clone()], answer)
+            .expect_err(answer)
+            .to_string();
+        for secret in ["jane", "example", "555", "0100", "1234", "1235"] {
+            assert!(!refusal.contains(secret), "{refusal}");
+        }
+        assert!(refusal.contains("session.pay."), "{refusal}");
+    }
+    let hostile = Filled::new("session.x.name", "Ann\n::error::forged\u{1b}[31m");
+    let refusal = check("Hi Ann\n::error::forged\u{1b}[31m", &[hostile], "Hi")
+        .expect_err("lost")
+        .to_string();
+    assert!(
+        !refusal.contains('\n') && !refusal.contains('\u{1b}'),
+        "{refusal:?}"
+    );
+}
+
+/// A reviewed text of words, figures and filled values, from vocabularies
+/// that do not meet, each figure after a role word of its own.
+fn reviewed() -> impl Strategy<Value = (Vec<String>, Vec<Filled>)> {
     let word = prop::sample::select(vec![
-        "the", "fee", "card", "ships", "in", "days", "your", "is",
+        "the", "fee", "card", "ships", "in", "now", "your", "is", "soon", "here",
     ]);
-    let value = prop::sample::select(vec!["Visa", "rush delivery", "Ada", "lost", "gold card"]);
+    let name = prop::sample::select(vec!["Visa", "rush delivery", "Ada", "lost", "gold card"]);
     let number = prop_oneof![
         (0u32..10_000).prop_map(|n| n.to_string()),
-        (0u32..1000, 1u32..100).prop_map(|(a, b)| format!("{a}.{b}")),
+        (0u32..1000, 1u32..10).prop_map(|(a, b)| format!("{a}.{b}")),
         (1u32..100, 0u32..1000).prop_map(|(a, b)| format!("{a},{b:03}")),
         (1u32..1000).prop_map(|n| format!("${n}")),
+        (1u32..100).prop_map(|n| format!("{n} hours")),
+        (1u32..100).prop_map(|n| format!("-{n} EUR")),
+        (1u32..1000).prop_map(|n| format!("UA{n}")),
     ];
     let token = prop_oneof![
         3 => word.prop_map(|w| (w.to_owned(), None)),
-        1 => value.prop_map(|v| (v.to_owned(), Some(v.to_owned()))),
+        1 => name.prop_map(|v| (v.to_owned(), Some(v.to_owned()))),
         1 => number.clone().prop_map(|n| (n.clone(), Some(n))),
         1 => number.prop_map(|n| (n, None)),
     ];
-    prop::collection::vec(token, 1..12).prop_map(|tokens| {
+    prop::collection::vec(token, 1..10).prop_map(|mut tokens| {
+        // Two numbers one space apart read as one grouped number (`5 123`):
+        // a word between them.
+        let mut at = 1;
+        while at < tokens.len() {
+            let digit = |t: &str| t.starts_with(|c: char| c.is_ascii_digit());
+            if digit(&tokens[at].0) && tokens[at - 1].0.ends_with(|c: char| c.is_ascii_digit()) {
+                tokens.insert(at, ("then".to_owned(), None));
+            }
+            at += 1;
+        }
         let words: Vec<String> = tokens.iter().map(|(t, _)| t.clone()).collect();
-        let filled: Vec<String> = tokens.into_iter().filter_map(|(_, f)| f).collect();
+        let filled = tokens
+            .into_iter()
+            .enumerate()
+            .filter_map(|(i, (_, f))| f.map(|f| value(&format!("v.e{i}"), &f)))
+            .collect();
         (words, filled)
     })
 }
@@ -88,23 +267,36 @@ fn reviewed() -> impl Strategy<Value = (Vec<String>, Vec<String>)> {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
 
+    /// The reviewed text itself, in capitals, with its words moved, is
+    /// used; a digit changed, a figure added, a value dropped, a sign or a
+    /// unit changed, or a negation added is refused.
     #[test]
-    fn adversaries_are_refused_and_harmless_edits_pass(
+    fn one_fact_changed_is_refused(
         (words, filled) in reviewed(),
         pick in any::<prop::sample::Index>(),
     ) {
         let text = words.join(" ");
         prop_assert_eq!(check(&text, &filled, &text), Ok(()));
-
-        // Drop a value.
-        let values: Vec<&String> = filled.iter().filter(|f| !f.is_empty()).collect();
-        if !values.is_empty() {
-            let dropped = values[pick.index(values.len())];
-            let kept: Vec<&str> = words.iter().filter(|w| *w != dropped).map(String::as_str).collect();
-            prop_assert!(check(&text, &filled, &kept.join(" ")).is_err(), "dropped {dropped}");
+        let shouted = format!("{}!", words.join(", ").to_uppercase());
+        prop_assert_eq!(check(&text, &filled, &shouted), Ok(()));
+        // A plain word moved (with no two values of a kind, which the moved
+        // word could seem to tie to each other's roles: the corpus measures
+        // honest reorderings).
+        let named = filled.iter().filter(|f| figures(&f.value).is_empty()).count();
+        let figured = figures(&text).len();
+        if let Some(plain) = words.iter().position(|w| named < 2 && figured < 2 && !filled.iter().any(|f| &f.value == w) && figures(w).is_empty()) {
+            let mut moved = words.clone();
+            let word = moved.remove(plain);
+            moved.push(word);
+            prop_assert_eq!(check(&text, &filled, &moved.join(" ")), Ok(()));
         }
 
-        let found = numbers(&text);
+        // Drop a value.
+        if !filled.is_empty() {
+            let dropped = &filled[pick.index(filled.len())].value;
+            let kept: Vec<&str> = words.iter().filter(|w| *w != dropped).map(String::as_str).collect();
+            prop_assert!(check(&text, &filled, &kept.join(" ")).is_err(), "dropped {}", dropped);
+        }
         // Change a digit.
         let digits: Vec<usize> = text.char_indices().filter(|(_, c)| c.is_ascii_digit()).map(|(i, _)| i).collect();
         if !digits.is_empty() {
@@ -112,36 +304,40 @@ proptest! {
             let mut changed = text.clone().into_bytes();
             changed[at] = b'0' + (changed[at] - b'0' + 1) % 10;
             let changed = String::from_utf8(changed).unwrap();
-            if numbers(&changed) != found {
-                prop_assert!(check(&text, &filled, &changed).is_err(), "{changed}");
+            prop_assert!(check(&text, &filled, &changed).is_err(), "{}", changed);
+        }
+        // Turn a sign, change a unit.
+        for (from, to) in [("-", ""), ("$", "€"), (" hours", " days"), (" EUR", " USD")] {
+            if text.contains(from) {
+                let changed = text.replacen(from, to, 1);
+                prop_assert!(check(&text, &filled, &changed).is_err(), "{}", changed);
             }
         }
+        // Add a figure, add a negation.
+        let added = format!("{text}, or 987654");
+        prop_assert!(check(&text, &filled, &added).is_err(), "{}", added);
+        let negated = format!("{text}, not never");
+        prop_assert!(check(&text, &filled, &negated).is_err(), "{}", negated);
+    }
 
-        // Swap two different numbers.
-        let positions: Vec<usize> = (0..words.len()).filter(|&i| !numbers(&words[i]).is_empty()).collect();
-        if let Some((&a, &b)) = positions.iter().zip(positions.iter().skip(1)).find(|(a, b)| numbers(&words[**a]) != numbers(&words[**b])) {
-            let mut swapped = words.clone();
-            swapped.swap(a, b);
-            prop_assert!(check(&text, &filled, &swapped.join(" ")).is_err(), "swapped");
-        }
-
-        // Add a number.
-        prop_assert_eq!(
-            check(&text, &filled, &format!("{text}, or 987654")),
-            Err(FactRefusal::Added("987654".into()))
+    /// Two values that could trade places, each after its own role word:
+    /// kept in their roles (in any order of clauses) used, traded refused.
+    #[test]
+    fn role_bound_values_keep_their_roles(
+        (first, second) in (1u32..500, 500u32..1000),
+        names in prop::sample::subsequence(vec!["Alice", "Bob", "Carol", "Dan"], 2),
+        roles in prop::sample::select(vec![("from", "to"), ("before", "after"), ("debit", "credit")]),
+        money in any::<bool>(),
+    ) {
+        let (a, b) = if money { (format!("${first}"), format!("${second}")) } else { (names[0].to_owned(), names[1].to_owned()) };
+        let filled = [value("t.a", &a), value("t.b", &b)];
+        let reviewed = format!("Moved {} {a} {} {b} today.", roles.0, roles.1);
+        let reordered = format!("Today: {} {b}, {} {a}.", roles.1, roles.0);
+        prop_assert_eq!(check(&reviewed, &filled, &reordered), Ok(()));
+        let traded = format!("Moved {} {b} {} {a} today.", roles.0, roles.1);
+        prop_assert!(
+            matches!(check(&reviewed, &filled, &traded), Err(FactRefusal::Swapped(..))),
+            "{}", traded
         );
-
-        // Reorder words, the facts keeping their order: a plain word moves
-        // to the end.
-        if let Some(plain) = words.iter().position(|w| !filled.contains(w) && numbers(w).is_empty()) {
-            let mut moved = words.clone();
-            let word = moved.remove(plain);
-            moved.push(word);
-            prop_assert_eq!(check(&text, &filled, &moved.join(" ")), Ok(()));
-        }
-
-        // Case and punctuation only.
-        let shouted = format!("{}!", words.join(", ").to_uppercase());
-        prop_assert_eq!(check(&text, &filled, &shouted), Ok(()));
     }
 }

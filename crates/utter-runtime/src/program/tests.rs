@@ -20,6 +20,7 @@ const ENTRIES: [Entry; 2] = [
         unset_text: None,
         ty: EntryType::Any,
         values: &[],
+        pii: false,
     },
     Entry {
         id: 1,
@@ -29,6 +30,7 @@ const ENTRIES: [Entry; 2] = [
         unset_text: Some("(unset)"),
         ty: EntryType::Any,
         values: &[],
+        pii: false,
     },
 ];
 

@@ -1,0 +1,463 @@
+//! The guard's rules, over two readings: values kept, the same figures,
+//! roles kept, the same number of negations.
+
+use std::ops::Range;
+
+use super::lexicon::Lexicon;
+use super::read::{Figure, Kind, Token, read};
+use super::{FactRefusal, Filled, Shown};
+
+/// Words each side of a value read for the words that tie it to its role.
+const ROLE_WORDS: usize = 3;
+/// Words a rephrase may put between two words of a filled value (`Visa
+/// card ending 4242` for `Visa ending 4242`).
+const WORDS_INSERTED: usize = 2;
+
+/// One filled value where it stands in both texts.
+struct Placed<'f> {
+    filled: &'f Filled,
+    /// Tokens of the reviewed text (where a placeholder filled it in).
+    reviewed: Option<Range<usize>>,
+    /// Tokens of the rephrased text.
+    answer: Range<usize>,
+    /// Whether it is words only (so another such value could trade places
+    /// with it).
+    words_only: bool,
+}
+
+pub(super) fn check(
+    reviewed: &str,
+    filled: &[Filled],
+    answer: &str,
+    lexicon: &Lexicon,
+) -> Result<(), FactRefusal> {
+    let mut said = read(answer, lexicon);
+    let mut kept = read(reviewed, lexicon);
+    let (said_codes, kept_codes) = (codes(&said), codes(&kept));
+    join_codes(&mut kept, reviewed, &said_codes);
+    join_codes(&mut said, answer, &kept_codes);
+    let placed = place_values(&kept, filled, &said, &said_codes, lexicon)?;
+    let text = Texts {
+        reviewed,
+        answer,
+        kept: &kept,
+        said: &said,
+        placed: &placed,
+    };
+    let pairs = text.same_figures()?;
+    text.roles_kept(&pairs, lexicon)?;
+    let negations = |tokens: &[Token]| {
+        tokens
+            .iter()
+            .filter(|t| matches!(&t.kind, Kind::Word(w) if lexicon.is_negation(w)))
+            .count()
+    };
+    let (reviewed, answer) = (negations(&kept), negations(&said));
+    if reviewed != answer {
+        return Err(FactRefusal::Negation { reviewed, answer });
+    }
+    opposites_kept(&kept, &said, lexicon)
+}
+
+/// An answer that says `open` where the reviewed text says `closed` (and
+/// never `closed`) turns the fact.
+fn opposites_kept(kept: &[Token], said: &[Token], lexicon: &Lexicon) -> Result<(), FactRefusal> {
+    let has = |tokens: &[Token], word: &str| {
+        tokens
+            .iter()
+            .any(|t| matches!(&t.kind, Kind::Word(w) if w == word))
+    };
+    for &(a, b) in lexicon.opposites {
+        for (was, now) in [(a, b), (b, a)] {
+            if has(kept, was) && !has(said, was) && has(said, now) && !has(kept, now) {
+                return Err(FactRefusal::Opposite {
+                    reviewed: was,
+                    answer: now,
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Each filled value found in both texts, or the refusal naming the first
+/// one the rephrased text lost.
+fn place_values<'f>(
+    kept: &[Token],
+    filled: &'f [Filled],
+    said: &[Token],
+    said_codes: &[String],
+    lexicon: &Lexicon,
+) -> Result<Vec<Placed<'f>>, FactRefusal> {
+    let mut placed = Vec::with_capacity(filled.len());
+    for value in filled {
+        let mut tokens = read(&value.value, lexicon);
+        join_codes(&mut tokens, &value.value, said_codes);
+        let tokens: Vec<Kind> = tokens
+            .into_iter()
+            .map(|t| t.kind)
+            .filter(|k| *k != Kind::Break)
+            .collect();
+        if tokens.is_empty() {
+            continue;
+        }
+        let Some(answer) = find(&tokens, said) else {
+            return Err(FactRefusal::LostValue(shown_value(value)));
+        };
+        placed.push(Placed {
+            filled: value,
+            reviewed: find(&tokens, kept),
+            answer,
+            words_only: tokens.iter().all(|k| matches!(k, Kind::Word(_))),
+        });
+    }
+    Ok(placed)
+}
+
+/// The codes of a reading (`ua455`).
+fn codes(tokens: &[Token]) -> Vec<String> {
+    tokens
+        .iter()
+        .filter_map(|t| match &t.kind {
+            Kind::Figure(Figure::Code(code)) => Some(code.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Spacing aside in codes: two neighbours with only a space or hyphen
+/// between them (`UA 455`, `SW1A 1AA`) read as the one code they spell
+/// when the other text writes that code (`UA455`).
+fn join_codes(tokens: &mut Vec<Token>, text: &str, codes: &[String]) {
+    if codes.is_empty() {
+        return;
+    }
+    let mut at = 0;
+    while at + 1 < tokens.len() {
+        let (a, b) = (&tokens[at], &tokens[at + 1]);
+        let part = |t: &Token| {
+            matches!(
+                &t.kind,
+                Kind::Word(_)
+                    | Kind::Figure(Figure::Code(_))
+                    | Kind::Figure(Figure::Number { unit: None, .. })
+            )
+        };
+        let between = text.get(a.span.end..b.span.start).unwrap_or("x");
+        let spaced = !between.is_empty() && between.chars().all(|c| c == '-' || c.is_whitespace());
+        if part(a) && part(b) && spaced {
+            let spelled: String = text[a.span.start..b.span.end]
+                .chars()
+                .filter(|c| c.is_alphanumeric())
+                .flat_map(char::to_lowercase)
+                .map(|c| super::number::digit_value(c).map_or(c, |d| char::from(b'0' + d)))
+                .collect();
+            if codes.contains(&spelled) {
+                let span = a.span.start..b.span.end;
+                tokens.splice(
+                    at..at + 2,
+                    [Token {
+                        kind: Kind::Figure(Figure::Code(spelled)),
+                        span,
+                    }],
+                );
+            }
+        }
+        at += 1;
+    }
+}
+
+fn shown_value(value: &Filled) -> Shown {
+    Shown {
+        text: (!value.pii).then(|| value.value.clone()),
+        entry: Some(value.entry.clone()),
+    }
+}
+
+/// Where the tokens of a value first stand in `text`: in order, sentence
+/// breaks aside, a few words inserted only between two of its words.
+fn find(value: &[Kind], text: &[Token]) -> Option<Range<usize>> {
+    (0..text.len()).find_map(|start| {
+        let end = match_at(value, text, start)?;
+        Some(start..end)
+    })
+}
+
+fn match_at(value: &[Kind], text: &[Token], start: usize) -> Option<usize> {
+    let mut at = start;
+    for (k, wanted) in value.iter().enumerate() {
+        let mut inserted = 0;
+        loop {
+            let token = &text.get(at)?.kind;
+            if same(wanted, token) {
+                at += 1;
+                break;
+            }
+            let first = at == start;
+            let between_words =
+                k > 0 && matches!(value[k - 1], Kind::Word(_)) && matches!(wanted, Kind::Word(_));
+            if !first && *token == Kind::Break {
+                at += 1;
+            } else if !first
+                && between_words
+                && matches!(token, Kind::Word(_))
+                && inserted < WORDS_INSERTED
+            {
+                inserted += 1;
+                at += 1;
+            } else {
+                return None;
+            }
+        }
+    }
+    Some(at)
+}
+
+fn same(wanted: &Kind, token: &Kind) -> bool {
+    match (wanted, token) {
+        (Kind::Word(a), Kind::Word(b)) => a == b,
+        (Kind::Figure(a), Kind::Figure(b)) => a.same_value(b),
+        _ => false,
+    }
+}
+
+/// The two texts and their readings.
+struct Texts<'a> {
+    reviewed: &'a str,
+    answer: &'a str,
+    kept: &'a [Token],
+    said: &'a [Token],
+    placed: &'a [Placed<'a>],
+}
+
+/// A figure of the reviewed text (token index) and the one of the
+/// rephrased text that states it.
+type Pair = (usize, usize);
+
+impl Texts<'_> {
+    /// Every figure of the reviewed text once in the rephrased text, and no
+    /// other: the pairs.
+    fn same_figures(&self) -> Result<Vec<Pair>, FactRefusal> {
+        let figures = |tokens: &[Token]| -> Vec<usize> {
+            (0..tokens.len())
+                .filter(|&i| matches!(tokens[i].kind, Kind::Figure(_)))
+                .collect()
+        };
+        let mut unmatched = figures(self.said);
+        let mut pairs = Vec::new();
+        let mut lost = Vec::new();
+        for kept in figures(self.kept) {
+            match unmatched
+                .iter()
+                .position(|&said| self.kept[kept].kind == self.said[said].kind)
+            {
+                Some(at) => pairs.push((kept, unmatched.remove(at))),
+                None => lost.push(kept),
+            }
+        }
+        match (lost.first(), unmatched.first()) {
+            (Some(&kept), Some(&said)) => Err(FactRefusal::Changed {
+                reviewed: self.shown_kept(kept),
+                answer: self.shown_said(said),
+            }),
+            (Some(&kept), None) => Err(FactRefusal::Lost(self.shown_kept(kept))),
+            (None, Some(&said)) => Err(FactRefusal::Added(self.shown_said(said))),
+            (None, None) => Ok(pairs),
+        }
+    }
+
+    /// A figure of the reviewed text as a refusal shows it: named by the
+    /// entry a placeholder filled it from, hidden when that is personal.
+    fn shown_kept(&self, at: usize) -> Shown {
+        let owner = self
+            .placed
+            .iter()
+            .find(|p| p.reviewed.as_ref().is_some_and(|r| r.contains(&at)))
+            .map(|p| p.filled);
+        let personal = owner
+            .filter(|f| f.pii)
+            .or_else(|| self.personal_repeated(at, self.kept));
+        Shown {
+            text: personal
+                .is_none()
+                .then(|| self.reviewed[self.kept[at].span.clone()].to_owned()),
+            entry: owner.or(personal).map(|f| f.entry.clone()),
+        }
+    }
+
+    /// A figure of the rephrased text as a refusal shows it: hidden, and the
+    /// entry named, when it may repeat personal data.
+    fn shown_said(&self, at: usize) -> Shown {
+        let personal = self.personal_repeated(at, self.said);
+        Shown {
+            text: personal
+                .is_none()
+                .then(|| self.answer[self.said[at].span.clone()].to_owned()),
+            entry: personal.map(|f| f.entry.clone()),
+        }
+    }
+
+    /// The personal value whose characters hold the figure's digits or
+    /// code, if any.
+    fn personal_repeated(&self, at: usize, tokens: &[Token]) -> Option<&Filled> {
+        let Kind::Figure(figure) = &tokens[at].kind else {
+            return None;
+        };
+        let digits = figure.digits();
+        self.placed
+            .iter()
+            .map(|p| p.filled)
+            .filter(|f| f.pii)
+            .find(|f| {
+                let compact: String = f
+                    .value
+                    .chars()
+                    .filter(|c| c.is_alphanumeric())
+                    .flat_map(char::to_lowercase)
+                    .collect();
+                digits.is_empty() || compact.contains(&digits)
+            })
+    }
+
+    /// Values that could trade places keep the words that tie each to its
+    /// role: refused when one stands by the word that ties another to its
+    /// role, on the same side, and by none of its own.
+    fn roles_kept(&self, pairs: &[Pair], lexicon: &Lexicon) -> Result<(), FactRefusal> {
+        let figure = |tokens: &[Token], at: usize| match &tokens[at].kind {
+            Kind::Figure(f) => Some(f.clone()),
+            _ => None,
+        };
+        // Each value: its tokens in both texts, and what it is.
+        let mut values: Vec<(Range<usize>, Range<usize>, Role)> = pairs
+            .iter()
+            .filter_map(|&(k, s)| Some((k..k + 1, s..s + 1, Role::Figure(figure(self.kept, k)?))))
+            .collect();
+        for (i, placed) in self.placed.iter().enumerate() {
+            if let (true, Some(kept)) = (placed.words_only, placed.reviewed.clone()) {
+                let words = placed.filled.value.to_lowercase();
+                values.push((kept, placed.answer.clone(), Role::Words(i, words)));
+            }
+        }
+        let kept_values = in_values(
+            self.kept.len(),
+            self.placed.iter().filter_map(|p| p.reviewed.clone()),
+        );
+        let said_values = in_values(
+            self.said.len(),
+            self.placed.iter().map(|p| p.answer.clone()),
+        );
+        let kept_around = |range: &Range<usize>| {
+            (
+                neighbours_before(self.kept, range.start, &kept_values, lexicon),
+                neighbours_after(self.kept, range.end, &kept_values, lexicon),
+            )
+        };
+        for (kept, said, role) in &values {
+            let own = kept_around(kept);
+            let now = (
+                neighbours_before(self.said, said.start, &said_values, lexicon),
+                neighbours_after(self.said, said.end, &said_values, lexicon),
+            );
+            for (other_kept, _, other) in &values {
+                if !role.could_trade_with(other) {
+                    continue;
+                }
+                let theirs = kept_around(other_kept);
+                // Each side: the nearest word that ties one value to its
+                // role and not the other; kept when the answer has it there.
+                let side = |own: &[&str], theirs: &[&str], now: &[&str]| {
+                    let mine = own.iter().find(|w| !theirs.contains(w));
+                    let other = theirs.iter().find(|w| !own.contains(w));
+                    (
+                        mine.is_some_and(|w| now.contains(w)),
+                        other.is_some_and(|w| now.contains(w)),
+                    )
+                };
+                let before = side(&own.0, &theirs.0, &now.0);
+                let after = side(&own.1, &theirs.1, &now.1);
+                let keeps_own = before.0 || after.0;
+                let takes_theirs = before.1 || after.1;
+                if takes_theirs && !keeps_own {
+                    return Err(FactRefusal::Swapped(
+                        self.shown_role(role, kept),
+                        self.shown_role(other, other_kept),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn shown_role(&self, role: &Role, kept: &Range<usize>) -> Shown {
+        match role {
+            Role::Figure(_) => self.shown_kept(kept.start),
+            Role::Words(i, _) => shown_value(self.placed[*i].filled),
+        }
+    }
+}
+
+/// What a value is, for telling which could trade places.
+enum Role {
+    Figure(Figure),
+    /// A filled value of words only: the index of its placement, its words.
+    Words(usize, String),
+}
+
+impl Role {
+    fn could_trade_with(&self, other: &Role) -> bool {
+        match (self, other) {
+            (Role::Figure(a), Role::Figure(b)) => a.could_trade_with(b),
+            (Role::Words(_, a), Role::Words(_, b)) => a != b,
+            _ => false,
+        }
+    }
+}
+
+/// The words before token `at` that may tie it to a role, nearest first:
+/// fillers (`the`, `and`) skipped, never past a figure, a filled value or
+/// a sentence break.
+fn neighbours_before<'t>(
+    tokens: &'t [Token],
+    at: usize,
+    in_value: &[bool],
+    lexicon: &Lexicon,
+) -> Vec<&'t str> {
+    (0..at)
+        .rev()
+        .map_while(|i| role_word(tokens, i, in_value))
+        .filter(|w| !lexicon.is_role_filler(w))
+        .take(ROLE_WORDS)
+        .collect()
+}
+
+/// The words after the tokens before `end` (see [`neighbours_before`]).
+fn neighbours_after<'t>(
+    tokens: &'t [Token],
+    end: usize,
+    in_value: &[bool],
+    lexicon: &Lexicon,
+) -> Vec<&'t str> {
+    (end..tokens.len())
+        .map_while(|i| role_word(tokens, i, in_value))
+        .filter(|w| !lexicon.is_role_filler(w))
+        .take(ROLE_WORDS)
+        .collect()
+}
+
+fn role_word<'t>(tokens: &'t [Token], at: usize, in_value: &[bool]) -> Option<&'t str> {
+    match &tokens[at].kind {
+        Kind::Word(w) if !in_value[at] => Some(w.as_str()),
+        _ => None,
+    }
+}
+
+/// Which tokens belong to a filled value.
+fn in_values(len: usize, ranges: impl Iterator<Item = Range<usize>>) -> Vec<bool> {
+    let mut covered = vec![false; len];
+    for range in ranges {
+        for at in range {
+            covered[at] = true;
+        }
+    }
+    covered
+}

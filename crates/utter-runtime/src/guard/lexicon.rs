@@ -1,0 +1,352 @@
+//! The words the fact guard reads facts by, for one language: units and
+//! currencies, magnitudes, negations, months, the words that tie a value to
+//! its role. Data only: another language is another `Lexicon` (its number
+//! words come from `text2num`, which reads seven more).
+
+/// The word tables of one language. Words are lowercase; a unit or currency
+/// maps to the name it is compared by, so `hrs`, `hour` and `hours` agree.
+pub(crate) struct Lexicon {
+    /// The number words (cardinals, ordinals, decimals with `point`).
+    pub number_words: fn() -> text2num::Language,
+    /// A number word that is a pronoun after one of these words (`the new
+    /// one`), not a number.
+    pub pronoun_numbers: &'static [(&'static str, &'static [&'static str])],
+    /// Units written after a number (`3 hours`, `3-hour`, `5km`).
+    pub units: &'static [(&'static str, &'static str)],
+    /// Two-word units (`per cent`).
+    pub unit_pairs: &'static [(&'static str, &'static str, &'static str)],
+    /// Currency codes, before or after a number (`EUR 20`, `20 eur`).
+    pub currency_codes: &'static [(&'static str, &'static str)],
+    /// Currency signs, before or after a number; another currency sign
+    /// (Unicode `Sc`) is compared as itself.
+    pub currency_signs: &'static [(char, &'static str)],
+    /// Words that make a number a rate (`$45 a day`, `per month`).
+    pub rate_words: &'static [&'static str],
+    /// Words of opposite sense (`open` / `closed`): an answer that says one
+    /// where the reviewed text says the other turns the fact.
+    pub opposites: &'static [(&'static str, &'static str)],
+    /// Words that multiply the number before them (`1.5 million`).
+    pub magnitudes: &'static [(&'static str, i64)],
+    /// Suffixes written against a number that multiply it (`$1k`, `2bn`),
+    /// case as written.
+    pub magnitude_suffixes: &'static [(&'static str, i64)],
+    /// Suffixes that make a number an ordinal (`2nd`).
+    pub ordinal_suffixes: &'static [&'static str],
+    /// Words that turn the sign of the number after them (`minus 20`).
+    pub minus_words: &'static [&'static str],
+    /// Negations (`no`, `not`, `never`, ...), and the ending of a
+    /// contracted one (`n't`).
+    pub negations: &'static [&'static str],
+    /// The ending of a contracted negation (`don't`, `can't`).
+    pub negation_suffix: &'static str,
+    /// Month names and abbreviations.
+    pub months: &'static [(&'static str, u8)],
+    /// `am` / `pm` (also written `a.m.`, `p.m.`: the letters before `m`).
+    pub meridiem: [(&'static str, bool); 2],
+    /// Words too common to tie a value to its role (articles,
+    /// conjunctions, possessives).
+    pub role_fillers: &'static [&'static str],
+}
+
+/// English, the guard's default reading: `.` is the decimal point; `,`, a
+/// space, a no-break space and `'` group thousands.
+pub(crate) static ENGLISH: Lexicon = Lexicon {
+    number_words: text2num::Language::english,
+    pronoun_numbers: &[(
+        "one",
+        &[
+            "the", "this", "that", "a", "each", "every", "any", "which", "new", "no", "another",
+            "only", "old", "right", "same", "other",
+        ],
+    )],
+    units: &[
+        // Time.
+        ("second", "second"),
+        ("seconds", "second"),
+        ("sec", "second"),
+        ("secs", "second"),
+        ("s", "second"),
+        ("minute", "minute"),
+        ("minutes", "minute"),
+        ("min", "minute"),
+        ("mins", "minute"),
+        ("hour", "hour"),
+        ("hours", "hour"),
+        ("hr", "hour"),
+        ("hrs", "hour"),
+        ("h", "hour"),
+        ("day", "day"),
+        ("days", "day"),
+        ("night", "night"),
+        ("nights", "night"),
+        ("week", "week"),
+        ("weeks", "week"),
+        ("wk", "week"),
+        ("wks", "week"),
+        ("month", "month"),
+        ("months", "month"),
+        ("mo", "month"),
+        ("year", "year"),
+        ("years", "year"),
+        ("yr", "year"),
+        ("yrs", "year"),
+        // Distance.
+        ("km", "kilometre"),
+        ("kilometre", "kilometre"),
+        ("kilometres", "kilometre"),
+        ("kilometer", "kilometre"),
+        ("kilometers", "kilometre"),
+        ("m", "metre"),
+        ("metre", "metre"),
+        ("metres", "metre"),
+        ("meter", "metre"),
+        ("meters", "metre"),
+        ("cm", "centimetre"),
+        ("centimetre", "centimetre"),
+        ("centimetres", "centimetre"),
+        ("centimeter", "centimetre"),
+        ("centimeters", "centimetre"),
+        ("mm", "millimetre"),
+        ("millimetre", "millimetre"),
+        ("millimetres", "millimetre"),
+        ("millimeter", "millimetre"),
+        ("millimeters", "millimetre"),
+        ("mile", "mile"),
+        ("miles", "mile"),
+        ("mi", "mile"),
+        ("ft", "foot"),
+        ("foot", "foot"),
+        ("feet", "foot"),
+        ("inch", "inch"),
+        ("inches", "inch"),
+        // Weight.
+        ("kg", "kilogram"),
+        ("kgs", "kilogram"),
+        ("kilo", "kilogram"),
+        ("kilos", "kilogram"),
+        ("kilogram", "kilogram"),
+        ("kilograms", "kilogram"),
+        ("g", "gram"),
+        ("gram", "gram"),
+        ("grams", "gram"),
+        ("lb", "lb"),
+        ("lbs", "lb"),
+        ("oz", "ounce"),
+        ("ounce", "ounce"),
+        ("ounces", "ounce"),
+        ("ton", "ton"),
+        ("tons", "ton"),
+        ("tonne", "tonne"),
+        ("tonnes", "tonne"),
+        // Volume.
+        ("l", "litre"),
+        ("litre", "litre"),
+        ("litres", "litre"),
+        ("liter", "litre"),
+        ("liters", "litre"),
+        ("ml", "millilitre"),
+        ("millilitre", "millilitre"),
+        ("millilitres", "millilitre"),
+        ("milliliter", "millilitre"),
+        ("milliliters", "millilitre"),
+        ("gallon", "gallon"),
+        ("gallons", "gallon"),
+        // Money names (a pound is money or weight: one name for both).
+        ("dollar", "dollar"),
+        ("dollars", "dollar"),
+        ("buck", "dollar"),
+        ("bucks", "dollar"),
+        ("euro", "euro"),
+        ("euros", "euro"),
+        ("pound", "pound"),
+        ("pounds", "pound"),
+        ("quid", "pound"),
+        ("cent", "cent"),
+        ("cents", "cent"),
+        ("penny", "penny"),
+        ("pence", "penny"),
+        ("p", "penny"),
+        ("yen", "yen"),
+        ("yuan", "yuan"),
+        ("rupee", "rupee"),
+        ("rupees", "rupee"),
+        ("franc", "franc"),
+        ("francs", "franc"),
+        ("krona", "krona"),
+        ("kronor", "krona"),
+        ("krone", "krone"),
+        ("kroner", "krone"),
+        // Shares.
+        ("percent", "percent"),
+        ("pct", "percent"),
+        ("points", "point"),
+        ("point", "point"),
+        ("times", "times"),
+        ("x", "times"),
+    ],
+    unit_pairs: &[("per", "cent", "percent")],
+    currency_codes: &[
+        ("usd", "dollar"),
+        ("eur", "euro"),
+        ("gbp", "pound"),
+        ("jpy", "yen"),
+        ("cny", "yuan"),
+        ("rmb", "yuan"),
+        ("inr", "rupee"),
+        ("chf", "franc"),
+        ("cad", "cad"),
+        ("aud", "aud"),
+        ("nzd", "nzd"),
+        ("sek", "krona"),
+        ("nok", "krone"),
+        ("dkk", "krone-dk"),
+        ("pln", "zloty"),
+        ("czk", "koruna"),
+        ("huf", "forint"),
+        ("mxn", "mxn"),
+        ("brl", "real"),
+        ("zar", "rand"),
+        ("sgd", "sgd"),
+        ("hkd", "hkd"),
+        ("krw", "won"),
+        ("aed", "dirham"),
+    ],
+    currency_signs: &[
+        ('$', "dollar"),
+        ('€', "euro"),
+        ('£', "pound"),
+        ('¥', "yen"),
+        ('₹', "rupee"),
+        ('¢', "cent"),
+        ('₩', "won"),
+        ('₺', "lira"),
+        ('%', "percent"),
+        ('‰', "permille"),
+    ],
+    rate_words: &["a", "an", "per", "each", "every"],
+    opposites: &[
+        ("open", "closed"),
+        ("opens", "closes"),
+        ("approved", "declined"),
+        ("approved", "rejected"),
+        ("accepted", "rejected"),
+        ("available", "unavailable"),
+        ("possible", "impossible"),
+        ("included", "excluded"),
+        ("allowed", "forbidden"),
+        ("allowed", "prohibited"),
+        ("valid", "invalid"),
+        ("active", "inactive"),
+        ("paid", "unpaid"),
+        ("refundable", "nonrefundable"),
+        ("eligible", "ineligible"),
+        ("increase", "decrease"),
+        ("increased", "decreased"),
+        ("more", "less"),
+        ("above", "below"),
+        ("minimum", "maximum"),
+        ("earlier", "later"),
+        ("early", "late"),
+        ("confirmed", "cancelled"),
+        ("confirmed", "canceled"),
+        ("success", "failure"),
+        ("successful", "unsuccessful"),
+        ("credit", "debit"),
+        ("credited", "debited"),
+    ],
+    magnitudes: &[
+        ("hundred", 2),
+        ("thousand", 3),
+        ("million", 6),
+        ("billion", 9),
+        ("trillion", 12),
+    ],
+    magnitude_suffixes: &[("k", 3), ("K", 3), ("M", 6), ("bn", 9)],
+    ordinal_suffixes: &["st", "nd", "rd", "th"],
+    minus_words: &["minus", "negative"],
+    negations: &[
+        "no", "not", "never", "none", "nothing", "nobody", "nowhere", "neither", "nor", "without",
+        "cannot", "noone", "non",
+    ],
+    negation_suffix: "n't",
+    months: &[
+        ("january", 1),
+        ("jan", 1),
+        ("february", 2),
+        ("feb", 2),
+        ("march", 3),
+        ("mar", 3),
+        ("april", 4),
+        ("apr", 4),
+        ("may", 5),
+        ("june", 6),
+        ("jun", 6),
+        ("july", 7),
+        ("jul", 7),
+        ("august", 8),
+        ("aug", 8),
+        ("september", 9),
+        ("sep", 9),
+        ("sept", 9),
+        ("october", 10),
+        ("oct", 10),
+        ("november", 11),
+        ("nov", 11),
+        ("december", 12),
+        ("dec", 12),
+    ],
+    meridiem: [("a", false), ("p", true)],
+    role_fillers: &[
+        "the", "a", "an", "and", "or", "but", "your", "you", "my", "our", "their", "his", "her",
+        "its", "this", "that", "these", "those", "is", "are", "was", "be", "will", "it", "of",
+    ],
+};
+
+impl Lexicon {
+    pub(crate) fn unit(&self, word: &str) -> Option<&'static str> {
+        lookup(self.units, word)
+    }
+
+    pub(crate) fn currency_code(&self, word: &str) -> Option<&'static str> {
+        lookup(self.currency_codes, word)
+    }
+
+    pub(crate) fn currency_sign(&self, c: char) -> Option<&'static str> {
+        self.currency_signs
+            .iter()
+            .find(|(sign, _)| *sign == c)
+            .map(|(_, name)| *name)
+    }
+
+    pub(crate) fn magnitude(&self, word: &str) -> Option<i64> {
+        lookup(self.magnitudes, word)
+    }
+
+    pub(crate) fn magnitude_suffix(&self, as_written: &str) -> Option<i64> {
+        lookup(self.magnitude_suffixes, as_written)
+    }
+
+    pub(crate) fn month(&self, word: &str) -> Option<u8> {
+        lookup(self.months, word)
+    }
+
+    pub(crate) fn is_negation(&self, word: &str) -> bool {
+        self.negations.contains(&word) || word.ends_with(self.negation_suffix)
+    }
+
+    pub(crate) fn is_role_filler(&self, word: &str) -> bool {
+        self.role_fillers.contains(&word)
+    }
+
+    /// Whether the number word `word` after `before` is a pronoun.
+    pub(crate) fn is_pronoun(&self, word: &str, before: Option<&str>) -> bool {
+        let Some(before) = before else { return false };
+        self.pronoun_numbers
+            .iter()
+            .any(|(number, after)| *number == word && after.contains(&before))
+    }
+}
+
+fn lookup<T: Copy>(table: &[(&str, T)], key: &str) -> Option<T> {
+    table.iter().find(|(k, _)| *k == key).map(|(_, v)| *v)
+}

@@ -1,0 +1,213 @@
+//! The fact guard on rephrasing: a rephrased text is delivered only when it
+//! states the facts of the reviewed one, no fact more, none changed;
+//! otherwise the reviewed text is delivered and the caller is told why.
+//!
+//! Both texts are read as a reader reads them ([`read`]): numbers by value
+//! in any script, grouping and notation, in words too, with their sign and
+//! what they measure; times, dates and codes. Then ([`compare`]) every value
+//! filled into a placeholder must be there, the figures must be the same,
+//! values that could trade places keep the words that tie them to their
+//! roles, and the number of negations is the same. docs/typed-api.md states
+//! the rules with an example of each.
+
+mod compare;
+mod figure;
+mod lex;
+mod lexicon;
+mod number;
+mod read;
+mod words;
+
+use std::fmt;
+
+use crate::escape::escape;
+use crate::format::write_py_str;
+use crate::resolve::Resolved;
+
+/// What a rephrase of a delivery must keep.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FactGuard {
+    /// Guarded (the default): every figure of the delivered text, and these
+    /// values filled into placeholders, must be in the rephrased text.
+    On {
+        /// Each value filled into a placeholder, in order.
+        filled: Vec<Filled>,
+    },
+    /// Not guarded: the caller relaxed it for this delivery
+    /// ([`Delivery::relax_fact_guard`](crate::Delivery::relax_fact_guard)).
+    Off,
+}
+
+impl Default for FactGuard {
+    fn default() -> Self {
+        FactGuard::On { filled: Vec::new() }
+    }
+}
+
+/// A value a placeholder filled into the delivered text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Filled {
+    /// The entry it was read from, as `session.<namespace>.<name>`: what a
+    /// refusal names.
+    pub entry: String,
+    /// The value as delivered.
+    pub value: String,
+    /// The entry is declared `pii: true`: no refusal, `Display` or event
+    /// ever shows the value.
+    pub pii: bool,
+}
+
+impl Filled {
+    /// A value of `entry` (`session.<namespace>.<name>`), not personal data.
+    pub fn new(entry: impl Into<String>, value: impl Into<String>) -> Self {
+        Filled {
+            entry: entry.into(),
+            value: value.into(),
+            pii: false,
+        }
+    }
+
+    /// This value, marked as personal data (`pii: true`).
+    #[must_use]
+    pub fn personal(mut self) -> Self {
+        self.pii = true;
+        self
+    }
+}
+
+/// A fact as a refusal shows it: its text as written, unless it is personal
+/// data, and the entry whose value it is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shown {
+    /// The fact as written; `None` when it is, or may repeat, the value of
+    /// an entry declared `pii: true`.
+    pub text: Option<String>,
+    /// The entry (`session.<namespace>.<name>`) whose value it is, when a
+    /// placeholder filled it in.
+    pub entry: Option<String>,
+}
+
+impl fmt::Display for Shown {
+    /// Escaped: a value never writes a line of its own or a terminal
+    /// escape into a log.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (&self.text, &self.entry) {
+            (Some(text), Some(entry)) => {
+                write!(f, "`{}` (the value of {})", escape(text), escape(entry))
+            }
+            (Some(text), None) => write!(f, "`{}`", escape(text)),
+            (None, Some(entry)) => write!(f, "the value of {}", escape(entry)),
+            (None, None) => f.write_str("a figure that may repeat personal data"),
+        }
+    }
+}
+
+/// Why the guard refused a rephrased text (the reviewed text was delivered).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum FactRefusal {
+    /// A value a placeholder filled in is missing (its words, figures or
+    /// code).
+    LostValue(Shown),
+    /// A figure of the reviewed text (a number with its sign and what it
+    /// measures, a time, a date, a code) stands changed in the rephrased
+    /// one: the first figure lost, and the first figure added.
+    Changed {
+        /// The figure of the reviewed text.
+        reviewed: Shown,
+        /// The figure of the rephrased text in its place.
+        answer: Shown,
+    },
+    /// A figure of the reviewed text is missing.
+    Lost(Shown),
+    /// A figure the reviewed text does not have.
+    Added(Shown),
+    /// Two values that could trade places did: the first stands where the
+    /// reviewed text ties the second to its role.
+    Swapped(Shown, Shown),
+    /// A negation (`no`, `not`, `never`, `without`, `n't`, ...) was added or
+    /// removed.
+    Negation {
+        /// Negations in the reviewed text.
+        reviewed: usize,
+        /// Negations in the rephrased text.
+        answer: usize,
+    },
+    /// The rephrased text says the opposite word (`open` where the reviewed
+    /// text says `closed`).
+    Opposite {
+        /// The word of the reviewed text.
+        reviewed: &'static str,
+        /// Its opposite, in the rephrased text.
+        answer: &'static str,
+    },
+}
+
+impl fmt::Display for FactRefusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FactRefusal::LostValue(value) => write!(f, "the rephrased text lost {value}"),
+            FactRefusal::Changed { reviewed, answer } => {
+                write!(f, "the rephrased text changes {reviewed} to {answer}")
+            }
+            FactRefusal::Lost(figure) => write!(f, "the rephrased text lost {figure}"),
+            FactRefusal::Added(figure) => write!(f, "the rephrased text adds {figure}"),
+            FactRefusal::Swapped(first, second) => write!(
+                f,
+                "the rephrased text puts {first} where the reviewed text has {second}"
+            ),
+            FactRefusal::Negation { reviewed, answer } => write!(
+                f,
+                "the rephrased text has {answer} negation{} where the reviewed text has {reviewed}",
+                if *answer == 1 { "" } else { "s" }
+            ),
+            FactRefusal::Opposite { reviewed, answer } => write!(
+                f,
+                "the rephrased text says `{answer}` where the reviewed text says `{reviewed}`"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for FactRefusal {}
+
+/// Whether `answer` keeps the facts of `reviewed`, whose placeholders
+/// filled in `filled` (see the module).
+pub fn check(reviewed: &str, filled: &[Filled], answer: &str) -> Result<(), FactRefusal> {
+    compare::check(reviewed, filled, answer, &lexicon::ENGLISH)
+}
+
+/// The figures of `text` as written, in order: what a rephrase of it must
+/// keep besides the filled values (`$7.5`, `18:40`, `UA 455`, `3 hours`).
+pub fn figures(text: &str) -> Vec<String> {
+    read::read(text, &lexicon::ENGLISH)
+        .into_iter()
+        .filter(|token| matches!(token.kind, read::Kind::Figure(_)))
+        .map(|token| text[token.span].to_owned())
+        .collect()
+}
+
+/// Each value a variant's resolved pieces filled in, with its entry.
+pub(crate) fn filled_values<'p, 'v>(
+    pieces: impl IntoIterator<Item = Resolved<'p, 'v>>,
+) -> Vec<Filled> {
+    pieces
+        .into_iter()
+        .filter_map(|piece| match piece {
+            Resolved::Value(value, from) => {
+                let mut text = String::new();
+                // Writing into a String cannot fail.
+                let _ = write_py_str(&mut text, value);
+                Some(Filled {
+                    entry: format!("session.{}.{}", from.namespace, from.name),
+                    value: text,
+                    pii: from.pii,
+                })
+            }
+            Resolved::Text(_) => None,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,146 @@
+//! Facts written in words: numbers (`twenty-five`, `fifth`, through
+//! `text2num`) and English dates (`December 5, 2026`).
+
+use std::borrow::Cow;
+
+use super::lex::{Gap, Lex, Lexeme};
+use super::lexicon::Lexicon;
+use super::read::{Figure, Kind, Token};
+
+/// A number written in words: lexemes `start..end`, its digits.
+pub(crate) struct NumberWords {
+    pub start: usize,
+    pub end: usize,
+    pub digits: String,
+}
+
+/// The numbers written in words, found by `text2num` over the words (a
+/// hyphen inside a number, `twenty-five`, is part of it).
+pub(crate) fn number_words(lexemes: &[Lexeme], lexicon: &Lexicon) -> Vec<NumberWords> {
+    if !lexemes.iter().any(|l| matches!(l.lex, Lex::Word(_))) {
+        return Vec::new();
+    }
+    // The stream's tokens and the lexeme each stands for.
+    let mut stream: Vec<StreamToken<'_>> = Vec::with_capacity(lexemes.len());
+    let mut at_lexeme = Vec::with_capacity(lexemes.len());
+    for (i, lexeme) in lexemes.iter().enumerate() {
+        let hyphen_in_word = lexeme.lex == Lex::Sym('-')
+            && lexeme.gap == Gap::None
+            && i > 0
+            && matches!(lexemes[i - 1].lex, Lex::Word(_))
+            && lexemes
+                .get(i + 1)
+                .is_some_and(|l| l.gap == Gap::None && matches!(l.lex, Lex::Word(_)));
+        if hyphen_in_word {
+            continue;
+        }
+        stream.push(match &lexeme.lex {
+            Lex::Word(word) => StreamToken(Some(word)),
+            _ => StreamToken(None),
+        });
+        at_lexeme.push(i);
+    }
+    let language = (lexicon.number_words)();
+    text2num::find_numbers(stream.iter(), &language, 0.0)
+        .into_iter()
+        .filter_map(|found| {
+            let start = *at_lexeme.get(found.start)?;
+            let end = *at_lexeme.get(found.end.checked_sub(1)?)? + 1;
+            let digits: String = found
+                .text
+                .chars()
+                .take_while(|c| c.is_ascii_digit() || *c == '.')
+                .collect();
+            let before = start.checked_sub(1).and_then(|b| match &lexemes[b].lex {
+                Lex::Word(w) => Some(w.as_str()),
+                _ => None,
+            });
+            let only = match &lexemes[start].lex {
+                Lex::Word(w) if end == start + 1 => Some(w.as_str()),
+                _ => None,
+            };
+            if only.is_some_and(|w| lexicon.is_pronoun(w, before)) {
+                return None;
+            }
+            Some(NumberWords { start, end, digits })
+        })
+        .collect()
+}
+
+/// A lexeme as `text2num` sees it: a word, or something no number word
+/// crosses.
+struct StreamToken<'a>(Option<&'a str>);
+
+impl text2num::Token for &StreamToken<'_> {
+    fn text(&self) -> Cow<'_, str> {
+        Cow::Borrowed(self.0.unwrap_or(""))
+    }
+
+    fn text_lowercase(&self) -> Cow<'_, str> {
+        Cow::Borrowed(self.0.unwrap_or(""))
+    }
+
+    fn nt_separated(&self, previous: &Self) -> bool {
+        self.0.is_none() || previous.0.is_none()
+    }
+
+    fn not_a_number_part(&self) -> bool {
+        self.0.is_none()
+    }
+}
+
+/// Written English dates: `December 5, 2026`, `5 December 2026`, `the 5th
+/// of Dec`, a month next to a day (and a year).
+pub(crate) fn dates(tokens: &mut Vec<Token>, lexicon: &Lexicon) {
+    let day = |t: Option<&Token>| match t.map(|t| &t.kind) {
+        Some(Kind::Figure(Figure::Number {
+            value,
+            unit: None,
+            per: None,
+        })) => value.as_u32().filter(|d| (1..=31).contains(d)),
+        _ => None,
+    };
+    let year = |t: Option<&Token>| match t.map(|t| &t.kind) {
+        Some(Kind::Figure(Figure::Number {
+            value,
+            unit: None,
+            per: None,
+        })) => value.as_u32().filter(|y| (1000..=2999).contains(y)),
+        _ => None,
+    };
+    let month = |t: Option<&Token>| match t.map(|t| &t.kind) {
+        Some(Kind::Word(w)) => lexicon.month(w),
+        _ => None,
+    };
+    let mut at = 0;
+    while at < tokens.len() {
+        // Month, day[, year] or day [of] month [year].
+        let found = if let (Some(m), Some(d)) = (month(tokens.get(at)), day(tokens.get(at + 1))) {
+            let y = year(tokens.get(at + 2));
+            Some((m, d, y, at + 2 + usize::from(y.is_some())))
+        } else if let Some(d) = day(tokens.get(at)) {
+            let of =
+                matches!(tokens.get(at + 1).map(|t| &t.kind), Some(Kind::Word(w)) if w == "of");
+            let m_at = at + 1 + usize::from(of);
+            month(tokens.get(m_at)).map(|m| {
+                let y = year(tokens.get(m_at + 1));
+                (m, d, y, m_at + 1 + usize::from(y.is_some()))
+            })
+        } else {
+            None
+        };
+        if let Some((month, day, year, end)) = found {
+            let span = tokens[at].span.start..tokens[end - 1].span.end;
+            let date = Token {
+                kind: Kind::Figure(Figure::Date {
+                    year,
+                    month,
+                    day: day as u8,
+                }),
+                span,
+            };
+            tokens.splice(at..end, [date]);
+        }
+        at += 1;
+    }
+}
