@@ -201,7 +201,7 @@ mod scaling {
 /// faithful answer checked in full, and an answer that lost a figure.
 mod fact_guard {
     use super::black_box;
-    use utter::{Delivery, FactGuard};
+    use utter::{Delivery, FactGuard, Filled};
 
     fn delivery() -> Delivery<'static> {
         Delivery {
@@ -212,7 +212,11 @@ mod fact_guard {
             fallback: false,
             wording: None,
             guard: FactGuard::On {
-                filled: vec!["4242".into(), "rush".into(), "7.5".into()],
+                filled: vec![
+                    Filled::new("session.card.last_four", "4242"),
+                    Filled::new("session.card.speed", "rush"),
+                    Filled::new("session.card.fee", "7.5"),
+                ],
             },
         }
     }
