@@ -3,7 +3,7 @@
 
 use std::ops::Range;
 
-use super::lexicon::Lexicon;
+use super::lexicon::{Class, Lexicon};
 use super::read::{Figure, Kind, Token, read};
 use super::{FactRefusal, Filled, Shown};
 
@@ -45,31 +45,51 @@ pub(super) fn check(
         placed: &placed,
     };
     let pairs = text.same_figures()?;
-    text.roles_kept(&pairs, lexicon)?;
-    let negations = |tokens: &[Token]| {
+    let classes = |tokens: &[Token]| -> Vec<Class> {
         tokens
             .iter()
-            .filter(|t| matches!(&t.kind, Kind::Word(w) if lexicon.is_negation(w)))
-            .count()
+            .map(|t| match &t.kind {
+                Kind::Word(w) => lexicon.class(w),
+                _ => Class::default(),
+            })
+            .collect()
     };
-    let (reviewed, answer) = (negations(&kept), negations(&said));
+    let (kept_classes, said_classes) = (classes(&kept), classes(&said));
+    text.roles_kept(&pairs, &kept_classes, &said_classes)?;
+    let negations = |classes: &[Class]| classes.iter().filter(|c| c.negation).count();
+    let (reviewed, answer) = (negations(&kept_classes), negations(&said_classes));
     if reviewed != answer {
         return Err(FactRefusal::Negation { reviewed, answer });
     }
-    opposites_kept(&kept, &said, lexicon)
+    opposites_kept((&kept, &kept_classes), (&said, &said_classes), lexicon)
 }
 
 /// An answer that says `open` where the reviewed text says `closed` (and
 /// never `closed`) turns the fact.
-fn opposites_kept(kept: &[Token], said: &[Token], lexicon: &Lexicon) -> Result<(), FactRefusal> {
-    let has = |tokens: &[Token], word: &str| {
+fn opposites_kept(
+    kept: (&[Token], &[Class]),
+    said: (&[Token], &[Class]),
+    lexicon: &Lexicon,
+) -> Result<(), FactRefusal> {
+    // The words of either text that have an opposite (most texts: none).
+    let polar = |(tokens, classes): (&[Token], &[Class])| -> Vec<String> {
         tokens
             .iter()
-            .any(|t| matches!(&t.kind, Kind::Word(w) if w == word))
+            .zip(classes)
+            .filter_map(|(t, class)| match &t.kind {
+                Kind::Word(w) if class.opposite => Some(w.to_string()),
+                _ => None,
+            })
+            .collect()
     };
+    let (kept, said) = (polar(kept), polar(said));
+    if kept.is_empty() && said.is_empty() {
+        return Ok(());
+    }
+    let has = |words: &[String], word: &str| words.iter().any(|w| w == word);
     for &(a, b) in lexicon.opposites {
         for (was, now) in [(a, b), (b, a)] {
-            if has(kept, was) && !has(said, was) && has(said, now) && !has(kept, now) {
+            if has(&kept, was) && !has(&said, was) && has(&said, now) && !has(&kept, now) {
                 return Err(FactRefusal::Opposite {
                     reviewed: was,
                     answer: now,
@@ -225,8 +245,8 @@ fn same(wanted: &Kind, token: &Kind) -> bool {
 struct Texts<'a> {
     reviewed: &'a str,
     answer: &'a str,
-    kept: &'a [Token],
-    said: &'a [Token],
+    kept: &'a [Token<'a>],
+    said: &'a [Token<'a>],
     placed: &'a [Placed<'a>],
 }
 
@@ -322,15 +342,20 @@ impl Texts<'_> {
     /// Values that could trade places keep the words that tie each to its
     /// role: refused when one stands by the word that ties another to its
     /// role, on the same side, and by none of its own.
-    fn roles_kept(&self, pairs: &[Pair], lexicon: &Lexicon) -> Result<(), FactRefusal> {
-        let figure = |tokens: &[Token], at: usize| match &tokens[at].kind {
-            Kind::Figure(f) => Some(f.clone()),
+    fn roles_kept(
+        &self,
+        pairs: &[Pair],
+        kept_classes: &[Class],
+        said_classes: &[Class],
+    ) -> Result<(), FactRefusal> {
+        let figure = |at: usize| match &self.kept[at].kind {
+            Kind::Figure(f) => Some(f),
             _ => None,
         };
         // Each value: its tokens in both texts, and what it is.
         let mut values: Vec<(Range<usize>, Range<usize>, Role)> = pairs
             .iter()
-            .filter_map(|&(k, s)| Some((k..k + 1, s..s + 1, Role::Figure(figure(self.kept, k)?))))
+            .filter_map(|&(k, s)| Some((k..k + 1, s..s + 1, Role::Figure(figure(k)?))))
             .collect();
         for (i, placed) in self.placed.iter().enumerate() {
             if let (true, Some(kept)) = (placed.words_only, placed.reviewed.clone()) {
@@ -338,39 +363,48 @@ impl Texts<'_> {
                 values.push((kept, placed.answer.clone(), Role::Words(i, words)));
             }
         }
-        let kept_values = in_values(
-            self.kept.len(),
+        if values.len() < 2 {
+            return Ok(());
+        }
+        let kept_slots = slots(
+            self.kept,
+            kept_classes,
             self.placed.iter().filter_map(|p| p.reviewed.clone()),
         );
-        let said_values = in_values(
-            self.said.len(),
+        let said_slots = slots(
+            self.said,
+            said_classes,
             self.placed.iter().map(|p| p.answer.clone()),
         );
         let kept_around = |range: &Range<usize>| {
             (
-                neighbours_before(self.kept, range.start, &kept_values, lexicon),
-                neighbours_after(self.kept, range.end, &kept_values, lexicon),
+                neighbours_before(self.kept, range.start, &kept_slots),
+                neighbours_after(self.kept, range.end, &kept_slots),
             )
         };
-        for (kept, said, role) in &values {
-            let own = kept_around(kept);
+        let around: Vec<_> = values
+            .iter()
+            .map(|(kept, _, _)| kept_around(kept))
+            .collect();
+        for (i, (kept, said, role)) in values.iter().enumerate() {
+            let own = &around[i];
             let now = (
-                neighbours_before(self.said, said.start, &said_values, lexicon),
-                neighbours_after(self.said, said.end, &said_values, lexicon),
+                neighbours_before(self.said, said.start, &said_slots),
+                neighbours_after(self.said, said.end, &said_slots),
             );
-            for (other_kept, _, other) in &values {
+            for (j, (other_kept, _, other)) in values.iter().enumerate() {
                 if !role.could_trade_with(other) {
                     continue;
                 }
-                let theirs = kept_around(other_kept);
+                let theirs = &around[j];
                 // Each side: the nearest word that ties one value to its
                 // role and not the other; kept when the answer has it there.
-                let side = |own: &[&str], theirs: &[&str], now: &[&str]| {
-                    let mine = own.iter().find(|w| !theirs.contains(w));
-                    let other = theirs.iter().find(|w| !own.contains(w));
+                let side = |own: &Neighbours, theirs: &Neighbours, now: &Neighbours| {
+                    let mine = own.iter().flatten().find(|w| !theirs.contains(&Some(w)));
+                    let other = theirs.iter().flatten().find(|w| !own.contains(&Some(w)));
                     (
-                        mine.is_some_and(|w| now.contains(w)),
-                        other.is_some_and(|w| now.contains(w)),
+                        mine.is_some_and(|w| now.contains(&Some(w))),
+                        other.is_some_and(|w| now.contains(&Some(w))),
                     )
                 };
                 let before = side(&own.0, &theirs.0, &now.0);
@@ -388,7 +422,7 @@ impl Texts<'_> {
         Ok(())
     }
 
-    fn shown_role(&self, role: &Role, kept: &Range<usize>) -> Shown {
+    fn shown_role(&self, role: &Role<'_>, kept: &Range<usize>) -> Shown {
         match role {
             Role::Figure(_) => self.shown_kept(kept.start),
             Role::Words(i, _) => shown_value(self.placed[*i].filled),
@@ -397,14 +431,14 @@ impl Texts<'_> {
 }
 
 /// What a value is, for telling which could trade places.
-enum Role {
-    Figure(Figure),
+enum Role<'f> {
+    Figure(&'f Figure),
     /// A filled value of words only: the index of its placement, its words.
     Words(usize, String),
 }
 
-impl Role {
-    fn could_trade_with(&self, other: &Role) -> bool {
+impl Role<'_> {
+    fn could_trade_with(&self, other: &Role<'_>) -> bool {
         match (self, other) {
             (Role::Figure(a), Role::Figure(b)) => a.could_trade_with(b),
             (Role::Words(_, a), Role::Words(_, b)) => a != b,
@@ -413,51 +447,66 @@ impl Role {
     }
 }
 
-/// The words before token `at` that may tie it to a role, nearest first:
-/// fillers (`the`, `and`) skipped, never past a figure, a filled value or
-/// a sentence break.
-fn neighbours_before<'t>(
-    tokens: &'t [Token],
-    at: usize,
-    in_value: &[bool],
-    lexicon: &Lexicon,
-) -> Vec<&'t str> {
-    (0..at)
-        .rev()
-        .map_while(|i| role_word(tokens, i, in_value))
-        .filter(|w| !lexicon.is_role_filler(w))
-        .take(ROLE_WORDS)
-        .collect()
+/// What a token is to the words that tie values to roles.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Slot {
+    /// A figure, a filled value or a sentence break: no role word past it.
+    Stop,
+    /// A word too common to tie anything (`the`, `and`): read past.
+    Filler,
+    /// A word that may tie a value to its role.
+    Word,
+}
+
+/// The slot of each token (`classes`: each token's class).
+fn slots(
+    tokens: &[Token],
+    classes: &[Class],
+    values: impl Iterator<Item = Range<usize>>,
+) -> Vec<Slot> {
+    let mut slots: Vec<Slot> = tokens
+        .iter()
+        .zip(classes)
+        .map(|(t, class)| match &t.kind {
+            Kind::Word(_) if class.filler => Slot::Filler,
+            Kind::Word(_) => Slot::Word,
+            _ => Slot::Stop,
+        })
+        .collect();
+    for range in values {
+        slots[range].fill(Slot::Stop);
+    }
+    slots
+}
+
+/// Up to [`ROLE_WORDS`] words on one side of a value, nearest first.
+type Neighbours<'t> = [Option<&'t str>; ROLE_WORDS];
+
+/// The words before token `at` that may tie it to a role, nearest first.
+fn neighbours_before<'t>(tokens: &'t [Token], at: usize, slots: &[Slot]) -> Neighbours<'t> {
+    neighbours(tokens, (0..at).rev(), slots)
 }
 
 /// The words after the tokens before `end` (see [`neighbours_before`]).
-fn neighbours_after<'t>(
+fn neighbours_after<'t>(tokens: &'t [Token], end: usize, slots: &[Slot]) -> Neighbours<'t> {
+    neighbours(tokens, end..tokens.len(), slots)
+}
+
+fn neighbours<'t>(
     tokens: &'t [Token],
-    end: usize,
-    in_value: &[bool],
-    lexicon: &Lexicon,
-) -> Vec<&'t str> {
-    (end..tokens.len())
-        .map_while(|i| role_word(tokens, i, in_value))
-        .filter(|w| !lexicon.is_role_filler(w))
-        .take(ROLE_WORDS)
-        .collect()
-}
-
-fn role_word<'t>(tokens: &'t [Token], at: usize, in_value: &[bool]) -> Option<&'t str> {
-    match &tokens[at].kind {
-        Kind::Word(w) if !in_value[at] => Some(w.as_str()),
-        _ => None,
+    order: impl Iterator<Item = usize>,
+    slots: &[Slot],
+) -> Neighbours<'t> {
+    let mut out = [None; ROLE_WORDS];
+    let words = order
+        .take_while(|&i| slots[i] != Slot::Stop)
+        .filter(|&i| slots[i] == Slot::Word)
+        .filter_map(|i| match &tokens[i].kind {
+            Kind::Word(w) => Some(w.as_ref()),
+            _ => None,
+        });
+    for (slot, word) in out.iter_mut().zip(words) {
+        *slot = Some(word);
     }
-}
-
-/// Which tokens belong to a filled value.
-fn in_values(len: usize, ranges: impl Iterator<Item = Range<usize>>) -> Vec<bool> {
-    let mut covered = vec![false; len];
-    for range in ranges {
-        for at in range {
-            covered[at] = true;
-        }
-    }
-    covered
+    out
 }

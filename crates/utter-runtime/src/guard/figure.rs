@@ -1,6 +1,7 @@
 //! What a reading is made of: words, figures (a number with its sign and
 //! what it measures, a code, a time, a date) and sentence breaks.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::ops::Range;
 
@@ -8,16 +9,16 @@ use super::number::Decimal;
 
 /// One thing read: a word, a figure, or a sentence break.
 #[derive(Clone, Debug)]
-pub(crate) struct Token {
-    pub kind: Kind,
+pub(crate) struct Token<'t> {
+    pub kind: Kind<'t>,
     /// Where it stands in the text (bytes).
     pub span: Range<usize>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) enum Kind {
+pub(crate) enum Kind<'t> {
     /// A word, lowercase.
-    Word(String),
+    Word(Cow<'t, str>),
     /// A figure.
     Figure(Figure),
     /// `.`, `!`, `?`, `;` or `:` between sentences or clauses.

@@ -2,17 +2,18 @@
 //! letters and of superscripts, single symbols, and what space stood before
 //! each.
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 use super::number::{digit_value, superscript_value};
 
 /// One run of the text.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) enum Lex {
+pub(crate) enum Lex<'t> {
     /// Decimal digits of one or more scripts, as ASCII digits.
-    Digits(String),
+    Digits(Cow<'t, str>),
     /// Letters (and apostrophes between them), lowercase, `’` as `'`.
-    Word(String),
+    Word(Cow<'t, str>),
     /// Superscript digits, as ASCII digits.
     Super(String),
     /// Another numeric character (`½`, `Ⅻ`): compared as written.
@@ -34,95 +35,44 @@ pub(crate) enum Gap {
 }
 
 #[derive(Clone, Debug)]
-pub(crate) struct Lexeme {
-    pub lex: Lex,
+pub(crate) struct Lexeme<'t> {
+    pub lex: Lex<'t>,
     pub span: Range<usize>,
     pub gap: Gap,
 }
 
 /// The runs of `text`.
-pub(crate) fn lex(text: &str) -> Vec<Lexeme> {
-    let mut out: Vec<Lexeme> = Vec::with_capacity(text.len() / 3 + 1);
-    let mut chars = text.char_indices().peekable();
+pub(crate) fn lex(text: &str) -> Vec<Lexeme<'_>> {
+    let mut out: Vec<Lexeme<'_>> = Vec::with_capacity(text.len() / 4 + 1);
+    let mut at = 0;
     let mut gap = Gap::None;
-    while let Some((start, c)) = chars.next() {
+    while let Some(c) = char_at(text, at) {
+        let start = at;
         if c.is_whitespace() {
-            let mut count = 1;
-            while chars.next_if(|(_, c)| c.is_whitespace()).is_some() {
-                count += 1;
-            }
+            let end = scan(text, at, char::is_whitespace);
+            let one = end == at + c.len_utf8();
             let groups = matches!(c, ' ' | '\u{A0}' | '\u{202F}' | '\u{2009}');
-            gap = if count == 1 && groups {
-                Gap::Space
-            } else {
-                Gap::Wide
-            };
+            gap = if one && groups { Gap::Space } else { Gap::Wide };
+            at = end;
             continue;
         }
-        let mut end = start + c.len_utf8();
-        let lex = if let Some(d) = digit_value(c) {
-            let mut digits = String::from(char::from(b'0' + d));
-            while let Some((at, d)) = chars
-                .peek()
-                .and_then(|&(at, c)| Some((at, digit_value(c)?)))
-            {
-                digits.push(char::from(b'0' + d));
-                chars.next();
-                end = at + text[at..].chars().next().map_or(1, char::len_utf8);
-            }
-            Lex::Digits(digits)
-        } else if let Some(d) = superscript_value(c) {
-            let mut digits = String::from(char::from(b'0' + d));
-            while let Some((at, d)) = chars
-                .peek()
-                .and_then(|&(at, c)| Some((at, superscript_value(c)?)))
-            {
-                digits.push(char::from(b'0' + d));
-                chars.next();
-                end = at + text[at..].chars().next().map_or(1, char::len_utf8);
-            }
-            Lex::Super(digits)
+        let (lex, end) = if digit_value(c).is_some() {
+            let end = scan(text, at, |c| digit_value(c).is_some());
+            (Lex::Digits(ascii_digits(&text[start..end])), end)
+        } else if superscript_value(c).is_some() {
+            let end = scan(text, at, |c| superscript_value(c).is_some());
+            let digits = text[start..end]
+                .chars()
+                .filter_map(superscript_value)
+                .map(|d| char::from(b'0' + d))
+                .collect();
+            (Lex::Super(digits), end)
         } else if c.is_alphabetic() {
-            let mut word: String = c.to_lowercase().collect();
-            loop {
-                match chars.peek().copied() {
-                    Some((at, c)) if c.is_alphabetic() => {
-                        word.extend(c.to_lowercase());
-                        chars.next();
-                        end = at + c.len_utf8();
-                    }
-                    // A possessive `'s` is not part of the name (`Alice's`).
-                    Some((at, quote @ ('\'' | '’')))
-                        if text[at + quote.len_utf8()..].starts_with(['s', 'S'])
-                            && !text[at + quote.len_utf8() + 1..]
-                                .chars()
-                                .next()
-                                .is_some_and(char::is_alphabetic) =>
-                    {
-                        chars.next();
-                        chars.next();
-                        end = at + quote.len_utf8() + 1;
-                        break;
-                    }
-                    // An apostrophe between letters (`don't`, `O’Brien`).
-                    Some((at, quote @ ('\'' | '’')))
-                        if text[at + quote.len_utf8()..]
-                            .chars()
-                            .next()
-                            .is_some_and(char::is_alphabetic) =>
-                    {
-                        word.push('\'');
-                        chars.next();
-                        end = at + quote.len_utf8();
-                    }
-                    _ => break,
-                }
-            }
-            Lex::Word(word)
+            word(text, start)
         } else if c.is_numeric() {
-            Lex::Numeric
+            (Lex::Numeric, at + c.len_utf8())
         } else {
-            Lex::Sym(c)
+            (Lex::Sym(c), at + c.len_utf8())
         };
         out.push(Lexeme {
             lex,
@@ -130,6 +80,75 @@ pub(crate) fn lex(text: &str) -> Vec<Lexeme> {
             gap,
         });
         gap = Gap::None;
+        at = end;
     }
     out
+}
+
+/// The character at byte `at` (ASCII without decoding).
+fn char_at(text: &str, at: usize) -> Option<char> {
+    match text.as_bytes().get(at)? {
+        &b if b.is_ascii() => Some(char::from(b)),
+        _ => text[at..].chars().next(),
+    }
+}
+
+/// Where the run of characters `keep` accepts, from byte `at`, ends.
+fn scan(text: &str, mut at: usize, keep: impl Fn(char) -> bool) -> usize {
+    while let Some(c) = char_at(text, at).filter(|&c| keep(c)) {
+        at += c.len_utf8();
+    }
+    at
+}
+
+/// A run of decimal digits as ASCII digits (borrowed when it is ASCII).
+fn ascii_digits(run: &str) -> Cow<'_, str> {
+    if run.is_ascii() {
+        return Cow::Borrowed(run);
+    }
+    Cow::Owned(
+        run.chars()
+            .filter_map(digit_value)
+            .map(|d| char::from(b'0' + d))
+            .collect(),
+    )
+}
+
+/// The word from byte `start`: letters, apostrophes between letters
+/// (`don't`), a possessive `'s` skipped (`Alice's`); lowercase, `’` as `'`
+/// (borrowed when it is lowercase ASCII as written). The word and where
+/// its run ends.
+fn word(text: &str, start: usize) -> (Lex<'_>, usize) {
+    let letter_after = |at: usize| char_at(text, at).is_some_and(char::is_alphabetic);
+    let mut end = scan(text, start, char::is_alphabetic);
+    let mut letters_end = end;
+    while let Some(quote @ ('\'' | '’')) = char_at(text, end) {
+        let after = end + quote.len_utf8();
+        if matches!(char_at(text, after), Some('s' | 'S')) && !letter_after(after + 1) {
+            // A possessive is not part of the name.
+            end = after + 1;
+            break;
+        }
+        if !letter_after(after) {
+            break;
+        }
+        end = scan(text, after, char::is_alphabetic);
+        letters_end = end;
+    }
+    let run = &text[start..letters_end];
+    let plain = run.bytes().all(|b| b.is_ascii_lowercase() || b == b'\'');
+    let lower = if plain {
+        Cow::Borrowed(run)
+    } else {
+        let mut word = String::with_capacity(run.len());
+        for c in run.chars() {
+            match c {
+                '’' => word.push('\''),
+                c if c.is_ascii() => word.push(c.to_ascii_lowercase()),
+                c => word.extend(c.to_lowercase()),
+            }
+        }
+        Cow::Owned(word)
+    };
+    (Lex::Word(lower), end)
 }

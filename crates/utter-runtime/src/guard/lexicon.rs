@@ -3,11 +3,18 @@
 //! its role. Data only: another language is another `Lexicon` (its number
 //! words come from `text2num`, which reads seven more).
 
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
 /// The word tables of one language. Words are lowercase; a unit or currency
 /// maps to the name it is compared by, so `hrs`, `hour` and `hours` agree.
 pub(crate) struct Lexicon {
     /// The number words (cardinals, ordinals, decimals with `point`).
     pub number_words: fn() -> text2num::Language,
+    /// Every word `number_words` reads as a number (a trailing `s`
+    /// aside): a text with none of them skips it (a fast path, tested
+    /// against `text2num`).
+    pub number_word_list: &'static [&'static str],
     /// A number word that is a pronoun after one of these words (`the new
     /// one`), not a number.
     pub pronoun_numbers: &'static [(&'static str, &'static [&'static str])],
@@ -46,12 +53,138 @@ pub(crate) struct Lexicon {
     /// Words too common to tie a value to its role (articles,
     /// conjunctions, possessives).
     pub role_fillers: &'static [&'static str],
+    /// The tables by word, built at first use: one look-up a word.
+    pub index: OnceLock<Index>,
+}
+
+/// FNV-1a: the index's keys are short words, hashed on every look-up;
+/// SipHash's resistance to chosen keys buys nothing for a fixed table.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Fnv;
+
+impl std::hash::BuildHasher for Fnv {
+    type Hasher = FnvHasher;
+    fn build_hasher(&self) -> FnvHasher {
+        FnvHasher(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+pub(crate) struct FnvHasher(u64);
+
+impl std::hash::Hasher for FnvHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+}
+
+/// The tables by word, and the first letters of the number words (asked
+/// of every word, so most words are answered without hashing).
+pub(crate) struct Index {
+    words: HashMap<&'static str, Word, Fnv>,
+    number_initials: [bool; 256],
+}
+
+/// What the comparison asks of a word (not a word: all false).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Class {
+    pub filler: bool,
+    pub negation: bool,
+    pub opposite: bool,
+}
+
+/// What the tables say of one word.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Word {
+    unit: Option<&'static str>,
+    currency: Option<&'static str>,
+    month: Option<u8>,
+    magnitude: Option<i64>,
+    negation: bool,
+    filler: bool,
+    number: bool,
+    opposite: bool,
 }
 
 /// English, the guard's default reading: `.` is the decimal point; `,`, a
 /// space, a no-break space and `'` group thousands.
 pub(crate) static ENGLISH: Lexicon = Lexicon {
     number_words: text2num::Language::english,
+    number_word_list: &[
+        "billion",
+        "billionth",
+        "eight",
+        "eighteen",
+        "eighteenth",
+        "eighth",
+        "eightieth",
+        "eighty",
+        "eleven",
+        "eleventh",
+        "fifteen",
+        "fifteenth",
+        "fifth",
+        "fiftieth",
+        "fifty",
+        "first",
+        "five",
+        "fortieth",
+        "forty",
+        "four",
+        "fourteen",
+        "fourteenth",
+        "fourth",
+        "fourtieth",
+        "fourty",
+        "hundred",
+        "hundredth",
+        "million",
+        "millionth",
+        "nine",
+        "nineteen",
+        "nineteenth",
+        "ninetieth",
+        "ninety",
+        "ninth",
+        "nought",
+        "o",
+        "one",
+        "oneth",
+        "second",
+        "seven",
+        "seventeen",
+        "seventeenth",
+        "seventh",
+        "seventieth",
+        "seventy",
+        "six",
+        "sixteen",
+        "sixteenth",
+        "sixteeth",
+        "sixth",
+        "sixty",
+        "ten",
+        "tenth",
+        "third",
+        "thirteen",
+        "thirteenth",
+        "thirtieth",
+        "thirty",
+        "thousand",
+        "thousandth",
+        "three",
+        "twelfth",
+        "twelve",
+        "twentieth",
+        "twenty",
+        "two",
+        "zero",
+    ],
     pronoun_numbers: &[(
         "one",
         &[
@@ -300,15 +433,70 @@ pub(crate) static ENGLISH: Lexicon = Lexicon {
         "the", "a", "an", "and", "or", "but", "your", "you", "my", "our", "their", "his", "her",
         "its", "this", "that", "these", "those", "is", "are", "was", "be", "will", "it", "of",
     ],
+    index: OnceLock::new(),
 };
 
 impl Lexicon {
+    fn index(&self) -> &Index {
+        self.index.get_or_init(|| self.build_index())
+    }
+
+    fn word(&self, word: &str) -> Option<&Word> {
+        self.index().words.get(word)
+    }
+
+    fn build_index(&self) -> Index {
+        let mut index: HashMap<&'static str, Word, Fnv> = HashMap::default();
+        for &(word, name) in self.units {
+            index.entry(word).or_default().unit = Some(name);
+        }
+        for &(word, name) in self.currency_codes {
+            index.entry(word).or_default().currency = Some(name);
+        }
+        for &(word, month) in self.months {
+            index.entry(word).or_default().month = Some(month);
+        }
+        for &(word, power) in self.magnitudes {
+            index.entry(word).or_default().magnitude = Some(power);
+        }
+        for &word in self.negations {
+            index.entry(word).or_default().negation = true;
+        }
+        for &word in self.role_fillers {
+            index.entry(word).or_default().filler = true;
+        }
+        for &word in self.number_word_list {
+            index.entry(word).or_default().number = true;
+        }
+        for &(a, b) in self.opposites {
+            index.entry(a).or_default().opposite = true;
+            index.entry(b).or_default().opposite = true;
+        }
+        let initials = |words: &mut dyn Iterator<Item = &'static str>| {
+            let mut set = [false; 256];
+            for word in words {
+                set[usize::from(word.as_bytes()[0])] = true;
+            }
+            set
+        };
+        Index {
+            number_initials: initials(&mut self.number_word_list.iter().copied()),
+            words: index,
+        }
+    }
+
+    fn starts_with_one_of(word: &str, initials: &[bool; 256]) -> bool {
+        word.as_bytes()
+            .first()
+            .is_some_and(|&b| initials[usize::from(b)])
+    }
+
     pub(crate) fn unit(&self, word: &str) -> Option<&'static str> {
-        lookup(self.units, word)
+        self.word(word)?.unit
     }
 
     pub(crate) fn currency_code(&self, word: &str) -> Option<&'static str> {
-        lookup(self.currency_codes, word)
+        self.word(word)?.currency
     }
 
     pub(crate) fn currency_sign(&self, c: char) -> Option<&'static str> {
@@ -319,7 +507,7 @@ impl Lexicon {
     }
 
     pub(crate) fn magnitude(&self, word: &str) -> Option<i64> {
-        lookup(self.magnitudes, word)
+        self.word(word)?.magnitude
     }
 
     pub(crate) fn magnitude_suffix(&self, as_written: &str) -> Option<i64> {
@@ -327,15 +515,26 @@ impl Lexicon {
     }
 
     pub(crate) fn month(&self, word: &str) -> Option<u8> {
-        lookup(self.months, word)
+        self.word(word)?.month
     }
 
-    pub(crate) fn is_negation(&self, word: &str) -> bool {
-        self.negations.contains(&word) || word.ends_with(self.negation_suffix)
+    /// Whether `word` may be (part of) a number written in words.
+    pub(crate) fn may_be_number_word(&self, word: &str) -> bool {
+        if !Self::starts_with_one_of(word, &self.index().number_initials) {
+            return false;
+        }
+        let listed = |w: &str| self.word(w).is_some_and(|w| w.number);
+        listed(word) || word.strip_suffix('s').is_some_and(listed)
     }
 
-    pub(crate) fn is_role_filler(&self, word: &str) -> bool {
-        self.role_fillers.contains(&word)
+    /// What the comparison asks of a word, in one look-up.
+    pub(crate) fn class(&self, word: &str) -> Class {
+        let entry = self.word(word);
+        Class {
+            filler: entry.is_some_and(|w| w.filler),
+            negation: entry.is_some_and(|w| w.negation) || word.ends_with(self.negation_suffix),
+            opposite: entry.is_some_and(|w| w.opposite),
+        }
     }
 
     /// Whether the number word `word` after `before` is a pronoun.

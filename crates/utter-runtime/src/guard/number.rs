@@ -10,31 +10,64 @@ use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
 /// no further (compared as written).
 const MAX_EXPONENT_DIGITS: usize = 6;
 
-/// An exact decimal: `digits × 10^exponent`, the digits without leading or
-/// trailing zeros (empty for zero, which has no sign).
+/// An exact decimal: `significand × 10^exponent`, the significand without
+/// trailing zeros (zero has no sign and exponent 0).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Decimal {
     negative: bool,
-    digits: String,
+    significand: Significand,
     exponent: i64,
 }
+
+/// The significant digits: a number while they fit 64 bits (no
+/// allocation), else their text. One form per value, so `==` compares values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Significand {
+    Small(u64),
+    Big(Box<str>),
+}
+
+/// The most significant digits held as a number.
+const SMALL_DIGITS: usize = 19;
 
 impl Decimal {
     /// The value of `integer.fraction × 10^exponent` (ASCII digits).
     pub(crate) fn new(integer: &str, fraction: &str, exponent: i64) -> Decimal {
-        let mut digits: String = integer.chars().chain(fraction.chars()).collect();
-        let mut exponent = exponent.saturating_sub(fraction.len() as i64);
-        let trailing = digits.len() - digits.trim_end_matches('0').len();
-        digits.truncate(digits.len() - trailing);
-        exponent = exponent.saturating_add(trailing as i64);
-        let digits = digits.trim_start_matches('0').to_owned();
-        if digits.is_empty() {
-            exponent = 0;
-        }
+        let all = || integer.bytes().chain(fraction.bytes());
+        let len = integer.len() + fraction.len();
+        let first = all().position(|b| b != b'0');
+        let Some(first) = first else {
+            return Decimal {
+                negative: false,
+                significand: Significand::Small(0),
+                exponent: 0,
+            };
+        };
+        let trailing = all().rev().take_while(|&b| b == b'0').count();
+        let count = len - first - trailing;
+        let digits = all().skip(first).take(count);
+        let significand = if count <= SMALL_DIGITS {
+            Significand::Small(digits.fold(0u64, |n, b| n * 10 + u64::from(b - b'0')))
+        } else {
+            Significand::Big(digits.map(char::from).collect())
+        };
         Decimal {
             negative: false,
-            digits,
-            exponent,
+            significand,
+            exponent: exponent
+                .saturating_sub(fraction.len() as i64)
+                .saturating_add(trailing as i64),
+        }
+    }
+
+    fn is_zero(&self) -> bool {
+        self.significand == Significand::Small(0)
+    }
+
+    fn digits(&self) -> std::borrow::Cow<'_, str> {
+        match &self.significand {
+            Significand::Small(n) => n.to_string().into(),
+            Significand::Big(digits) => (&**digits).into(),
         }
     }
 
@@ -58,7 +91,7 @@ impl Decimal {
 
     /// This value times `10^power`.
     pub(crate) fn scaled(mut self, power: i64) -> Decimal {
-        if !self.digits.is_empty() {
+        if !self.is_zero() {
             self.exponent = self.exponent.saturating_add(power);
         }
         self
@@ -66,45 +99,43 @@ impl Decimal {
 
     /// This value with its sign turned (zero stays zero).
     pub(crate) fn negated(mut self) -> Decimal {
-        self.negative = !self.negative && !self.digits.is_empty();
+        self.negative = !self.negative && !self.is_zero();
         self
     }
 
     /// A whole number between 0 and `u32::MAX`, as such.
     pub(crate) fn as_u32(&self) -> Option<u32> {
-        if self.negative || self.exponent < 0 {
+        let Significand::Small(n) = self.significand else {
+            return None;
+        };
+        if self.negative || !(0..=9).contains(&self.exponent) {
             return None;
         }
-        if self.digits.is_empty() {
-            return Some(0);
-        }
-        let zeros = usize::try_from(self.exponent).ok()?;
-        if self.digits.len() + zeros > 10 {
-            return None;
-        }
-        format!("{}{}", self.digits, "0".repeat(zeros)).parse().ok()
+        let value = n.checked_mul(10u64.pow(self.exponent as u32))?;
+        u32::try_from(value).ok()
     }
 }
 
 impl fmt::Display for Decimal {
     /// Plain decimal notation while it stays short, else `d.ddde±n`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.digits.is_empty() {
+        if self.is_zero() {
             return f.write_str("0");
         }
         if self.negative {
             f.write_str("-")?;
         }
-        let len = self.digits.len() as i64;
+        let digits = self.digits();
+        let len = digits.len() as i64;
         match self.exponent {
-            e @ 0..=24 => write!(f, "{}{}", self.digits, "0".repeat(e as usize)),
+            e @ 0..=24 => write!(f, "{digits}{}", "0".repeat(e as usize)),
             e @ -24..=-1 if -e < len => {
                 let point = (len + e) as usize;
-                write!(f, "{}.{}", &self.digits[..point], &self.digits[point..])
+                write!(f, "{}.{}", &digits[..point], &digits[point..])
             }
-            e @ -24..=-1 => write!(f, "0.{}{}", "0".repeat((-e - len) as usize), self.digits),
+            e @ -24..=-1 => write!(f, "0.{}{digits}", "0".repeat((-e - len) as usize)),
             e => {
-                let (first, rest) = self.digits.split_at(1);
+                let (first, rest) = digits.split_at(1);
                 let point = if rest.is_empty() { "" } else { "." };
                 write!(f, "{first}{point}{rest}e{}", e + len - 1)
             }

@@ -3,6 +3,7 @@
 //! where it stands in the text. docs/typed-api.md states the reading.
 //! (Over 600 lines: one reader, each form of a figure a short method.)
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 pub(crate) use super::figure::{Figure, Kind, Token, Unit};
@@ -12,7 +13,7 @@ use super::number::Decimal;
 use super::words::{NumberWords, dates, number_words};
 
 /// The words and figures of `text`.
-pub(crate) fn read(text: &str, lexicon: &Lexicon) -> Vec<Token> {
+pub(crate) fn read<'t>(text: &'t str, lexicon: &Lexicon) -> Vec<Token<'t>> {
     let lexemes = lex(text);
     let number_words = number_words(&lexemes, lexicon);
     let mut reader = Reader {
@@ -34,13 +35,13 @@ pub(crate) fn read(text: &str, lexicon: &Lexicon) -> Vec<Token> {
 
 struct Reader<'t, 'l> {
     text: &'t str,
-    lexemes: &'l [Lexeme],
+    lexemes: &'l [Lexeme<'t>],
     lexicon: &'l Lexicon,
-    out: Vec<Token>,
+    out: Vec<Token<'t>>,
 }
 
-impl Reader<'_, '_> {
-    fn lex(&self, at: usize) -> Option<&Lex> {
+impl<'t, 'l> Reader<'t, 'l> {
+    fn lex(&self, at: usize) -> Option<&'l Lex<'t>> {
         self.lexemes.get(at).map(|l| &l.lex)
     }
 
@@ -49,34 +50,33 @@ impl Reader<'_, '_> {
     }
 
     /// The lexeme at `at` if it touches the one before it.
-    fn touching(&self, at: usize) -> Option<&Lex> {
+    fn touching(&self, at: usize) -> Option<&'l Lex<'t>> {
         self.lexemes
             .get(at)
             .filter(|l| l.gap == Gap::None)
             .map(|l| &l.lex)
     }
 
-    fn word(&self, at: usize) -> Option<&str> {
+    fn word(&self, at: usize) -> Option<&'l str> {
         match self.lex(at)? {
             Lex::Word(word) => Some(word),
             _ => None,
         }
     }
 
-    fn digits(&self, at: usize) -> Option<&str> {
+    fn digits(&self, at: usize) -> Option<&'l str> {
         match self.lex(at)? {
             Lex::Digits(digits) => Some(digits),
             _ => None,
         }
     }
 
-    fn as_written(&self, at: usize) -> &str {
-        self.lexemes
-            .get(at)
-            .map_or("", |l| &self.text[l.span.clone()])
+    fn as_written(&self, at: usize) -> &'t str {
+        let text = self.text;
+        self.lexemes.get(at).map_or("", |l| &text[l.span.clone()])
     }
 
-    fn push(&mut self, kind: Kind, lexemes: Range<usize>) {
+    fn push(&mut self, kind: Kind<'t>, lexemes: Range<usize>) {
         let start = self.lexemes[lexemes.start].span.start;
         let end = self.lexemes[lexemes.end - 1].span.end;
         self.out.push(Token {
@@ -87,10 +87,10 @@ impl Reader<'_, '_> {
 
     /// Reads what starts at lexeme `at`; the lexeme after it.
     fn next(&mut self, at: usize) -> usize {
-        match self.lex(at).cloned() {
+        match self.lex(at) {
             Some(Lex::Digits(_)) => self.figure(at, at, false, None),
             Some(Lex::Sym(sign @ ('-' | '−' | '+'))) if self.starts_number(at) => {
-                let negative = sign != '+';
+                let negative = *sign != '+';
                 match self.touching(at + 1) {
                     Some(Lex::Digits(_)) => self.figure(at, at + 1, negative, None),
                     // `-$20`
@@ -108,9 +108,10 @@ impl Reader<'_, '_> {
                     _ => self.figure(at, at + 1, false, unit),
                 }
             }
-            Some(Lex::Word(word)) => self.word_at(at, &word),
+            Some(Lex::Word(word)) => self.word_at(at, word.clone()),
             Some(Lex::Super(digits)) => {
-                let value = Decimal::parse(&digits).expect("superscripts are digits");
+                // Superscripts are read as ASCII digits, which always parse.
+                let value = Decimal::new(digits, "", 0);
                 self.push(
                     Kind::Figure(Figure::Number {
                         value,
@@ -186,7 +187,7 @@ impl Reader<'_, '_> {
     }
 
     /// A word, or a code or currency code that starts with it.
-    fn word_at(&mut self, at: usize, word: &str) -> usize {
+    fn word_at(&mut self, at: usize, word: Cow<'t, str>) -> usize {
         // `B12`, `UA455`: letters and digits together.
         if matches!(self.touching(at + 1), Some(Lex::Digits(_))) {
             return self.code(at, at);
@@ -194,10 +195,10 @@ impl Reader<'_, '_> {
         // `EUR 20`: a currency code before its amount.
         let digits_after_space = self.gap(at + 1) == Some(Gap::Space)
             && matches!(self.lex(at + 1), Some(Lex::Digits(_)));
-        if digits_after_space && let Some(name) = self.lexicon.currency_code(word) {
+        if digits_after_space && let Some(name) = self.lexicon.currency_code(&word) {
             return self.figure(at, at + 1, false, Some(Unit::Named(name)));
         }
-        self.push(Kind::Word(word.to_owned()), at..at + 1);
+        self.push(Kind::Word(word), at..at + 1);
         at + 1
     }
 
@@ -401,7 +402,7 @@ impl Reader<'_, '_> {
             }
             return self.as_written_from(start, end);
         }
-        let mut fraction = String::new();
+        let mut fraction = Cow::Borrowed("");
         if self.touching(end) == Some(&Lex::Sym('.'))
             && let Some(Lex::Digits(f)) = self.touching(end + 1)
         {
@@ -591,7 +592,7 @@ impl Reader<'_, '_> {
     fn rate_after(&self, at: usize) -> Option<(&'static str, usize)> {
         let by = match (self.lex(at)?, self.gap(at)?) {
             (Lex::Sym('/'), Gap::None) => true,
-            (Lex::Word(w), Gap::None | Gap::Space) => self.lexicon.rate_words.contains(&w.as_str()),
+            (Lex::Word(w), Gap::None | Gap::Space) => self.lexicon.rate_words.contains(&w.as_ref()),
             _ => false,
         };
         if !by {
@@ -614,7 +615,9 @@ impl Reader<'_, '_> {
     fn number_words(&mut self, words: &NumberWords) -> usize {
         let Some(value) = Decimal::parse(&words.digits) else {
             self.push(
-                Kind::Word(self.word(words.start).unwrap_or_default().to_owned()),
+                Kind::Word(Cow::Owned(
+                    self.word(words.start).unwrap_or_default().to_owned(),
+                )),
                 words.start..words.start + 1,
             );
             return words.start + 1;

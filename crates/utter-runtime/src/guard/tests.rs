@@ -341,3 +341,32 @@ proptest! {
         );
     }
 }
+
+/// The number-word fast path skips `text2num` only where it finds nothing:
+/// over the corpus's texts and every number word in its forms.
+#[test]
+fn the_number_word_fast_path_misses_nothing() {
+    let corpus = include_str!("../../tests/guard_corpus/corpus.txt");
+    let mut texts: Vec<String> = corpus.lines().map(str::to_owned).collect();
+    for word in lexicon::ENGLISH.number_word_list {
+        for form in [word.to_string(), format!("{word}s"), word.to_uppercase()] {
+            texts.push(format!("we have {form} of them"));
+            texts.push(format!("twenty-{form} and {form}-two"));
+        }
+    }
+    let language = (lexicon::ENGLISH.number_words)();
+    for text in texts {
+        let lexemes = lex::lex(&text);
+        let words: Vec<String> = lexemes
+            .iter()
+            .filter_map(|l| match &l.lex {
+                lex::Lex::Word(w) => Some(w.to_string()),
+                _ => None,
+            })
+            .collect();
+        let found = text2num::replace_numbers_in_text(&words.join(" "), &language, 0.0)
+            != words.join(" ");
+        let may_be = words.iter().any(|w| lexicon::ENGLISH.may_be_number_word(w));
+        assert!(!found || may_be, "{text}");
+    }
+}

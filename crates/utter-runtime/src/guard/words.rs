@@ -17,7 +17,8 @@ pub(crate) struct NumberWords {
 /// The numbers written in words, found by `text2num` over the words (a
 /// hyphen inside a number, `twenty-five`, is part of it).
 pub(crate) fn number_words(lexemes: &[Lexeme], lexicon: &Lexicon) -> Vec<NumberWords> {
-    if !lexemes.iter().any(|l| matches!(l.lex, Lex::Word(_))) {
+    let may_be = |l: &Lexeme| matches!(&l.lex, Lex::Word(w) if lexicon.may_be_number_word(w));
+    if !lexemes.iter().any(may_be) {
         return Vec::new();
     }
     // The stream's tokens and the lexeme each stands for.
@@ -52,11 +53,11 @@ pub(crate) fn number_words(lexemes: &[Lexeme], lexicon: &Lexicon) -> Vec<NumberW
                 .take_while(|c| c.is_ascii_digit() || *c == '.')
                 .collect();
             let before = start.checked_sub(1).and_then(|b| match &lexemes[b].lex {
-                Lex::Word(w) => Some(w.as_str()),
+                Lex::Word(w) => Some(w.as_ref()),
                 _ => None,
             });
             let only = match &lexemes[start].lex {
-                Lex::Word(w) if end == start + 1 => Some(w.as_str()),
+                Lex::Word(w) if end == start + 1 => Some(w.as_ref()),
                 _ => None,
             };
             if only.is_some_and(|w| lexicon.is_pronoun(w, before)) {
@@ -91,7 +92,7 @@ impl text2num::Token for &StreamToken<'_> {
 
 /// Written English dates: `December 5, 2026`, `5 December 2026`, `the 5th
 /// of Dec`, a month next to a day (and a year).
-pub(crate) fn dates(tokens: &mut Vec<Token>, lexicon: &Lexicon) {
+pub(crate) fn dates(tokens: &mut Vec<Token<'_>>, lexicon: &Lexicon) {
     let day = |t: Option<&Token>| match t.map(|t| &t.kind) {
         Some(Kind::Figure(Figure::Number {
             value,
@@ -112,10 +113,15 @@ pub(crate) fn dates(tokens: &mut Vec<Token>, lexicon: &Lexicon) {
         Some(Kind::Word(w)) => lexicon.month(w),
         _ => None,
     };
+    if !tokens.iter().any(|t| day(Some(t)).is_some()) {
+        return;
+    }
     let mut at = 0;
     while at < tokens.len() {
         // Month, day[, year] or day [of] month [year].
-        let found = if let (Some(m), Some(d)) = (month(tokens.get(at)), day(tokens.get(at + 1))) {
+        let found = if let Some(d) = day(tokens.get(at + 1))
+            && let Some(m) = month(tokens.get(at))
+        {
             let y = year(tokens.get(at + 2));
             Some((m, d, y, at + 2 + usize::from(y.is_some())))
         } else if let Some(d) = day(tokens.get(at)) {
