@@ -31,6 +31,15 @@ fn the_agent_declares_its_dialect_to_every_way_in() {
     ]);
     assert_eq!(bad.dialect(), Dialect::Mantle);
     let checked = check(&bad);
+    let dialect = checked
+        .findings
+        .iter()
+        .find(|f| f.file == "utter.yml")
+        .expect("a finding at the dialect");
+    assert_eq!(
+        dialect.message,
+        "`dialect` is `maestr`, which is no dialect (the dialects are `mantle` and `maestro`)"
+    );
     let found: Vec<(&str, usize, Option<&str>)> = checked
         .findings
         .iter()
@@ -43,7 +52,7 @@ fn the_agent_declares_its_dialect_to_every_way_in() {
             (
                 codes::SETTINGS_INVALID,
                 1,
-                Some("write `mantle` or `maestro`")
+                Some("write `dialect: mantle` or `dialect: maestro`")
             ),
             (
                 codes::SETTINGS_INVALID,

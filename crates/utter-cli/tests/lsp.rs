@@ -850,3 +850,34 @@ fn hover_shows_hostile_data_as_text() {
     client.notify("exit", Value::Null);
     let _ = std::fs::remove_dir_all(&agent);
 }
+
+/// A well-framed message nested deeper than the parser goes is refused
+/// alone: a request gets an error answer, and the session goes on.
+#[test]
+fn a_message_nested_too_deep_is_refused_and_the_session_goes_on() {
+    let mut client = Client::start();
+    client.request("initialize", json!({"capabilities": {}}));
+    client.notify("initialized", json!({}));
+    let mut nested = json!([]);
+    for _ in 0..125 {
+        nested = json!([nested]);
+    }
+    client.send(
+        json!({"jsonrpc": "2.0", "id": 99, "method": "textDocument/hover", "params": nested}),
+    );
+    let refusal = loop {
+        let message = client.receive();
+        if message["id"] == 99 {
+            break message;
+        }
+    };
+    assert_eq!(refusal["error"]["code"], -32600, "{refusal}");
+    assert!(
+        refusal["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("nested 127 levels deep")),
+        "{refusal}"
+    );
+    // The session goes on.
+    client.request("shutdown", Value::Null);
+}

@@ -22,6 +22,10 @@ pub const MAX_BODY: usize = 64 * 1024 * 1024;
 /// costs tens of bytes parsed, so a 64 MiB `[0,0,...]` is refused before
 /// it becomes gigabytes.
 pub const MAX_JSON_VALUES: usize = 1 << 20;
+/// The deepest nesting of arrays and objects a message may have: a real
+/// one nests under ten; the JSON parser gives up at 128, which would end
+/// the session, so a deeper message is refused alone, with an answer.
+pub const MAX_JSON_DEPTH: usize = 64;
 /// The most message bytes waiting for the server: the reader blocks
 /// beyond (back-pressure), so a flood of large frames holds at most this
 /// much besides the one read and the one handled, while a burst of small
@@ -68,7 +72,20 @@ impl Backlog {
 /// How many JSON values `body` holds at least: its structural characters
 /// outside strings (every value but a lone scalar follows one of them).
 fn json_values(body: &[u8]) -> usize {
-    let (mut count, mut in_string, mut escaped) = (0, false, false);
+    json_shape(body).values
+}
+
+/// What a body's structure is, read outside strings without parsing.
+struct Shape {
+    /// JSON values at least (see [`json_values`]).
+    values: usize,
+    /// The deepest nesting of arrays and objects.
+    depth: usize,
+}
+
+fn json_shape(body: &[u8]) -> Shape {
+    let (mut values, mut depth, mut deepest) = (0, 0usize, 0);
+    let (mut in_string, mut escaped) = (false, false);
     for &b in body {
         if in_string {
             match (escaped, b) {
@@ -80,12 +97,78 @@ fn json_values(body: &[u8]) -> usize {
         } else {
             match b {
                 b'"' => in_string = true,
-                b'[' | b'{' | b',' | b':' => count += 1,
+                b'[' | b'{' => {
+                    values += 1;
+                    depth += 1;
+                    deepest = deepest.max(depth);
+                }
+                b']' | b'}' => depth = depth.saturating_sub(1),
+                b',' | b':' => values += 1,
                 _ => {}
             }
         }
     }
-    count
+    Shape {
+        values,
+        depth: deepest,
+    }
+}
+
+/// The `id` of a request, read from the top level of its body without
+/// parsing the rest (a number or a string), for answering a message that
+/// cannot be parsed.
+fn top_level_id(body: &[u8]) -> Option<lsp_server::RequestId> {
+    let (mut depth, mut at) = (0usize, 0);
+    while at < body.len() {
+        match body[at] {
+            b'"' => {
+                let end = string_end(body, at)?;
+                let key = &body[at + 1..end];
+                at = end + 1;
+                let colon = body[at..].iter().position(|b| !b.is_ascii_whitespace())?;
+                if depth == 1 && key == b"id" && body.get(at + colon) == Some(&b':') {
+                    return scalar_id(&body[at + colon + 1..]);
+                }
+                continue;
+            }
+            b'[' | b'{' => depth += 1,
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        at += 1;
+    }
+    None
+}
+
+/// The index of the quote that closes the string opening at `start`.
+fn string_end(body: &[u8], start: usize) -> Option<usize> {
+    let mut escaped = false;
+    for (i, &b) in body.iter().enumerate().skip(start + 1) {
+        match (escaped, b) {
+            (true, _) => escaped = false,
+            (false, b'\\') => escaped = true,
+            (false, b'"') => return Some(i),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// A request id at the start of `rest`: an integer or a plain string.
+fn scalar_id(rest: &[u8]) -> Option<lsp_server::RequestId> {
+    let start = rest.iter().position(|b| !b.is_ascii_whitespace())?;
+    let rest = &rest[start..];
+    if rest.first() == Some(&b'"') {
+        let end = string_end(rest, 0)?;
+        let text = std::str::from_utf8(&rest[1..end]).ok()?;
+        return (!text.contains('\\')).then(|| text.to_owned().into());
+    }
+    let len = rest
+        .iter()
+        .position(|b| !(b.is_ascii_digit() || *b == b'-'))
+        .unwrap_or(rest.len());
+    let number: i32 = std::str::from_utf8(&rest[..len]).ok()?.parse().ok()?;
+    Some(number.into())
 }
 
 /// Why a frame was refused.
@@ -105,6 +188,9 @@ pub enum FrameError {
     BadJson(String),
     /// The body holds more than [`MAX_JSON_VALUES`] JSON values.
     TooManyValues(usize),
+    /// The body nests deeper than [`MAX_JSON_DEPTH`]; the request's id,
+    /// when it has one, for the answer.
+    TooDeep(usize, Option<lsp_server::RequestId>),
 }
 
 impl std::fmt::Display for FrameError {
@@ -127,6 +213,10 @@ impl std::fmt::Display for FrameError {
             ),
             FrameError::Truncated => write!(f, "the input ended inside a frame"),
             FrameError::BadJson(e) => write!(f, "a body that is not a JSON-RPC message: {e}"),
+            FrameError::TooDeep(depth, _) => write!(
+                f,
+                "a message nested {depth} levels deep, deeper than the {MAX_JSON_DEPTH} one may be"
+            ),
         }
     }
 }
@@ -208,9 +298,12 @@ fn read_sized(input: &mut impl BufRead) -> Result<Option<(Message, usize)>, Fram
     if body.len() < length {
         return Err(FrameError::Truncated);
     }
-    let values = json_values(&body);
-    if values > MAX_JSON_VALUES {
-        return Err(FrameError::TooManyValues(values));
+    let shape = json_shape(&body);
+    if shape.values > MAX_JSON_VALUES {
+        return Err(FrameError::TooManyValues(shape.values));
+    }
+    if shape.depth > MAX_JSON_DEPTH {
+        return Err(FrameError::TooDeep(shape.depth, top_level_id(&body)));
     }
     serde_json::from_slice(&body)
         .map(|message| Some((message, length)))
@@ -225,6 +318,7 @@ pub fn stdio() -> (Connection, Backlog) {
     let (to_server, from_reader) = crossbeam_channel::unbounded();
     let (to_writer, from_server) = crossbeam_channel::unbounded();
     let (sizes, sized) = crossbeam_channel::unbounded();
+    let answers = to_writer.clone();
     let server = Connection {
         sender: to_writer,
         receiver: from_reader,
@@ -252,6 +346,18 @@ pub fn stdio() -> (Connection, Backlog) {
                 // Framed well, so the stream is intact: refused alone, logged.
                 Err(e @ FrameError::TooManyValues(_)) => {
                     eprintln!("utter lsp: {e}; the message is ignored");
+                }
+                // A request is answered with the error; the session goes on.
+                Err(FrameError::TooDeep(depth, id)) => {
+                    let e = FrameError::TooDeep(depth, None);
+                    eprintln!("utter lsp: {e}; the message is refused");
+                    if let Some(id) = id {
+                        let code = lsp_server::ErrorCode::InvalidRequest as i32;
+                        let refusal = lsp_server::Response::new_err(id, code, e.to_string());
+                        if answers.send(refusal.into()).is_err() {
+                            break;
+                        }
+                    }
                 }
                 Err(e) => {
                     eprintln!(
@@ -335,6 +441,30 @@ mod tests {
         let frame = format!("Content-Length: {}\r\n\r\n{body}", body.len());
         assert!(matches!(read(frame.as_bytes()), Ok(Some(_))));
         assert_eq!(json_values(br#"{"a":[1,2],"b":"x,y"}"#), 6);
+    }
+
+    #[test]
+    fn a_message_nested_too_deep_is_refused_with_its_id() {
+        let nested = format!("{}{}", "[".repeat(126), "]".repeat(126));
+        let body = format!(r#"{{"jsonrpc":"2.0","id":7,"method":"x","params":{nested}}}"#);
+        let frame = format!("Content-Length: {}\r\n\r\n{body}", body.len());
+        assert!(matches!(
+            read(frame.as_bytes()),
+            Err(FrameError::TooDeep(127, Some(id))) if id == 7.into()
+        ));
+        let body = format!(r#"{{"params":{nested},"id" : "a\"b","jsonrpc":"2.0"}}"#);
+        assert_eq!(
+            top_level_id(body.as_bytes()),
+            None,
+            "an escaped id is not guessed"
+        );
+        let body = format!(r#"{{"params":{{"id":1,"x":{nested}}},"id":"r2"}}"#);
+        assert_eq!(top_level_id(body.as_bytes()), Some("r2".to_owned().into()));
+        // Brackets inside strings are text.
+        let text = "[".repeat(200);
+        let body = format!(r#"{{"jsonrpc":"2.0","method":"x","params":{{"t":"{text}"}}}}"#);
+        let frame = format!("Content-Length: {}\r\n\r\n{body}", body.len());
+        assert!(matches!(read(frame.as_bytes()), Ok(Some(_))));
     }
 
     #[test]

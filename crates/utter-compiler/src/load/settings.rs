@@ -39,13 +39,17 @@ pub fn walk(cx: &mut FileCx<'_>, root: Option<&Node>) -> Settings {
             "dialect" => match value.as_scalar().and_then(|s| Dialect::from_name(&s.value)) {
                 Some(dialect) => settings.dialect = Some(dialect),
                 None => {
+                    // Name the value written and the dialects there are.
+                    let written = match value.as_scalar() {
+                        Some(scalar) => format!("`{}`", scalar.value),
+                        None => value.describe().to_owned(),
+                    };
                     cx.report(
                         codes::SETTINGS_INVALID,
                         Severity::Error,
                         value.span.clone(),
                         format!(
-                            "`dialect` is {}; write `mantle` or `maestro`",
-                            value.describe()
+                            "`dialect` is {written}, which is no dialect (the dialects are `mantle` and `maestro`); write `dialect: mantle` or `dialect: maestro`"
                         ),
                     );
                 }

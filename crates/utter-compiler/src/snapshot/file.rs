@@ -23,6 +23,8 @@ pub enum FileError {
     Link(PathBuf),
     /// The path is a folder, a FIFO, a device or a socket.
     NotAFile(PathBuf),
+    /// The file was replaced or written while it was read.
+    Changed(PathBuf),
     /// The file holds more than [`MAX_SNAPSHOT_BYTES`].
     TooLarge(PathBuf),
     /// The file is not UTF-8 text.
@@ -45,6 +47,11 @@ impl fmt::Display for FileError {
             FileError::NotAFile(p) => write!(
                 f,
                 "the snapshot `{}` is not a regular file (a folder, FIFO, device or socket): remove it, or pass another path with `--out`",
+                shown(p)
+            ),
+            FileError::Changed(p) => write!(
+                f,
+                "the snapshot `{}` changed while it was read (another program wrote it meanwhile): run the command again once it is written",
                 shown(p)
             ),
             FileError::TooLarge(p) => write!(
@@ -98,7 +105,7 @@ pub fn read(path: &Path) -> Result<String, FileError> {
     let file = std::fs::File::open(path).map_err(io)?;
     // The path may have been swapped for something else since it was looked at.
     let opened = file.metadata().map_err(io)?;
-    if !opened.is_file() || !same_file(&before, &opened) {
+    if !opened.is_file() {
         return Err(FileError::NotAFile(path.to_path_buf()));
     }
     let mut bytes = Vec::new();
@@ -108,12 +115,37 @@ pub fn read(path: &Path) -> Result<String, FileError> {
     if bytes.len() as u64 > MAX_SNAPSHOT_BYTES {
         return Err(FileError::TooLarge(path.to_path_buf()));
     }
-    // A pseudo-file (procfs, sysfs) says it is empty and yields bytes; a
-    // file written meanwhile has another size: neither is a snapshot.
-    if bytes.len() as u64 != opened.len() {
-        return Err(FileError::NotAFile(path.to_path_buf()));
-    }
+    let read = ReadAs {
+        same_file: same_file(&before, &opened),
+        said_len: opened.len(),
+        read_len: bytes.len() as u64,
+    };
+    read.verdict(path)?;
     String::from_utf8(bytes).map_err(|_| FileError::NotText(path.to_path_buf()))
+}
+
+/// What reading a regular file found, against what was looked at first.
+struct ReadAs {
+    /// The path still names the file looked at (not swapped meanwhile).
+    same_file: bool,
+    /// The size the open file says it has.
+    said_len: u64,
+    /// The bytes read.
+    read_len: u64,
+}
+
+impl ReadAs {
+    /// A pseudo-file (procfs, sysfs) says it is empty and yields bytes: no
+    /// snapshot. A file swapped or written meanwhile changed while read.
+    fn verdict(&self, path: &Path) -> Result<(), FileError> {
+        if self.said_len == 0 && self.read_len > 0 {
+            return Err(FileError::NotAFile(path.to_path_buf()));
+        }
+        if !self.same_file || self.read_len != self.said_len {
+            return Err(FileError::Changed(path.to_path_buf()));
+        }
+        Ok(())
+    }
 }
 
 /// Writes `contents` to `path` atomically: into a new temporary file in
@@ -204,6 +236,32 @@ mod tests {
         assert!(matches!(
             read(&dir.join("bin.snap")),
             Err(FileError::NotText(_))
+        ));
+    }
+
+    /// A file swapped or written while it was read is said to have changed,
+    /// not to be a special file; a pseudo-file is no file.
+    #[test]
+    fn a_file_written_meanwhile_changed_while_read() {
+        let path = Path::new("responses.snap");
+        let verdict = |same_file, said_len, read_len| {
+            ReadAs {
+                same_file,
+                said_len,
+                read_len,
+            }
+            .verdict(path)
+        };
+        assert!(verdict(true, 10, 10).is_ok());
+        assert!(matches!(verdict(false, 10, 10), Err(FileError::Changed(_))));
+        assert!(matches!(verdict(true, 10, 12), Err(FileError::Changed(_))));
+        assert!(matches!(verdict(true, 0, 12), Err(FileError::NotAFile(_))));
+        let shown = FileError::Changed(path.to_path_buf()).to_string();
+        assert!(shown.contains("changed while it was read"), "{shown}");
+        #[cfg(target_os = "linux")]
+        assert!(matches!(
+            read(Path::new("/proc/self/status")),
+            Err(FileError::NotAFile(_))
         ));
     }
 

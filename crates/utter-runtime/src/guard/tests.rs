@@ -364,8 +364,8 @@ fn the_number_word_fast_path_misses_nothing() {
                 _ => None,
             })
             .collect();
-        let found = text2num::replace_numbers_in_text(&words.join(" "), &language, 0.0)
-            != words.join(" ");
+        let found =
+            text2num::replace_numbers_in_text(&words.join(" "), &language, 0.0) != words.join(" ");
         let may_be = words.iter().any(|w| lexicon::ENGLISH.may_be_number_word(w));
         assert!(!found || may_be, "{text}");
     }
