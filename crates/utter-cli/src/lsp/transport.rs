@@ -69,15 +69,10 @@ impl Backlog {
     }
 }
 
-/// How many JSON values `body` holds at least: its structural characters
-/// outside strings (every value but a lone scalar follows one of them).
-fn json_values(body: &[u8]) -> usize {
-    json_shape(body).values
-}
-
 /// What a body's structure is, read outside strings without parsing.
 struct Shape {
-    /// JSON values at least (see [`json_values`]).
+    /// How many JSON values it holds at least: its structural characters
+    /// outside strings (every value but a lone scalar follows one of them).
     values: usize,
     /// The deepest nesting of arrays and objects.
     depth: usize,
@@ -440,7 +435,7 @@ mod tests {
             format!(r#"{{"jsonrpc":"2.0","method":"x","params":{{"text":"{text}\\\"[,"}}}}"#);
         let frame = format!("Content-Length: {}\r\n\r\n{body}", body.len());
         assert!(matches!(read(frame.as_bytes()), Ok(Some(_))));
-        assert_eq!(json_values(br#"{"a":[1,2],"b":"x,y"}"#), 6);
+        assert_eq!(json_shape(br#"{"a":[1,2],"b":"x,y"}"#).values, 6);
     }
 
     #[test]
