@@ -4,6 +4,7 @@ use std::io::Write as _;
 use std::path::Path;
 use std::process::ExitCode;
 
+use utter_compiler::diagnostics::escape::escape;
 use utter_compiler::{ProjectFiles, ReadError};
 
 use crate::fatal::Fatal;
@@ -72,10 +73,11 @@ fn check_one(
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let failed = summary.errors > 0 || (deny_warnings && summary.warnings > 0);
+    // The folder's name is data: escaped before the line is assembled.
     let verdict = format!(
         "{}: {} checked in {}: {}, {}{}",
         if failed { "error" } else { "ok" },
-        dir.display(),
+        escape(&dir.display().to_string()),
         plural(summary.files, "file"),
         plural(summary.errors, "error"),
         plural(summary.warnings, "warning"),

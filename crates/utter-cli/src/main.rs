@@ -119,8 +119,9 @@ enum Command {
         /// `text` prints the delivered text; `json` prints text, variant, rephrase and fallback.
         #[arg(long, value_enum, default_value_t = RenderFormat::Text)]
         format: RenderFormat,
-        /// Also print, to stderr, each condition's value for this memory and
-        /// why the delivered variant won.
+        /// Also explain the choice: each condition's value for this memory
+        /// and why the delivered variant won (text: on stderr; json: the
+        /// `explanation` key).
         #[arg(long)]
         explain: bool,
     },
@@ -425,7 +426,8 @@ fn registry_or_errors(
         Err(errors) => {
             write!(err, "{}", output::human(&checked, &errors, dir, color))?;
             let count = plural(errors.len(), "error");
-            writeln!(err, "error: {} has {count}; nothing {done}", dir.display())?;
+            let shown = escape(&dir.display().to_string()).into_owned();
+            writeln!(err, "error: {shown} has {count}; nothing {done}")?;
             Ok(None)
         }
     }
@@ -535,7 +537,9 @@ fn cmd_render(
     };
     let interpreter = registry.interpreter();
     let delivery = interpreter.deliver(response, &ctx);
-    if explain {
+    // Text: the explanation on stderr (stdout is the delivered text);
+    // JSON: the `explanation` key of the one object on stdout.
+    if explain && matches!(format, RenderFormat::Text) {
         eprint!("{}", explain::why_delivered(&registry, response, &ctx));
     }
     if registry.response(response).is_none() {
@@ -554,7 +558,10 @@ fn cmd_render(
     let mut out = stdout.lock();
     match format {
         RenderFormat::Text => writeln!(out, "{}", delivery.text)?,
-        RenderFormat::Json => writeln!(out, "{}", output::delivery(&delivery))?,
+        RenderFormat::Json => {
+            let explanation = explain.then(|| registry.explain(response, &ctx));
+            writeln!(out, "{}", output::delivery(&delivery, explanation.as_ref()))?;
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -97,8 +97,48 @@ pub fn json_fatal(message: &str) -> String {
 }
 
 /// A delivery as JSON: `{"text","response","variant","rephrase","fallback"}`.
-pub fn delivery(d: &utter::Delivery<'_>) -> String {
-    serde_json::to_string(d).expect("a delivery serializes")
+pub fn delivery(d: &utter::Delivery<'_>, explanation: Option<&utter::Explanation<'_>>) -> String {
+    let mut value = serde_json::to_value(d).expect("a delivery serializes");
+    if let (Some(explanation), Some(object)) = (explanation, value.as_object_mut()) {
+        object.insert("explanation".to_owned(), explanation_json(explanation));
+    }
+    value.to_string()
+}
+
+/// `render --explain --format json`'s `explanation`: each conditioned
+/// variant's outcome (`true`, `false` or `{"error": ...}`, and whether
+/// delivery evaluates it), the default, the variant delivered, and the
+/// rule that chose it (`condition`, `default` or `name`).
+fn explanation_json(e: &utter::Explanation<'_>) -> serde_json::Value {
+    let conditions: Vec<serde_json::Value> = e
+        .conditions
+        .iter()
+        .map(|c| {
+            let outcome = match &c.outcome {
+                Ok(holds) => serde_json::Value::Bool(*holds),
+                Err(error) => serde_json::json!({ "error": error.to_string() }),
+            };
+            serde_json::json!({
+                "variant": c.variant,
+                "condition": c.condition,
+                "outcome": outcome,
+                "evaluated_at_delivery": c.evaluated_at_delivery,
+            })
+        })
+        .collect();
+    let rule = match (e.delivered, e.condition_won()) {
+        (Some(_), true) => "condition",
+        (Some(_), false) => "default",
+        (None, _) => "name",
+    };
+    serde_json::json!({
+        "known": e.known,
+        "conditions": conditions,
+        "default": e.default,
+        "delivered": e.delivered,
+        "rule": rule,
+        "text": e.to_string(),
+    })
 }
 
 /// A path as a URI path: every byte outside RFC 3986's unreserved set and

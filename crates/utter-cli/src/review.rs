@@ -256,7 +256,8 @@ pub fn cmd_snapshot(
     color: bool,
     dialect: Dialect,
 ) -> Result<ExitCode, Fatal> {
-    let Some(registry) = registry_or_errors(dir, dialect, "snapshot", None, color)? else {
+    let Some(registry) = registry_or_errors(dir, dialect, "written to the snapshot", None, color)?
+    else {
         return Ok(ExitCode::from(1));
     };
     if format == SnapshotFormat::Html {

@@ -1022,6 +1022,40 @@ fn render_explain_says_why_the_variant_won() {
         err.contains("delivered: variant 0, the first whose condition is true"),
         "{err}"
     );
+    // With `--format json` the explanation is the `explanation` key of the
+    // one object on stdout, and stderr stays free of it.
+    let out = utter(&[
+        "render",
+        dir.to_str().unwrap(),
+        "utter_fee",
+        "--skill",
+        "card",
+        "--memory",
+        memory.to_str().unwrap(),
+        "--explain",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        !stderr(&out).contains("delivered: variant"),
+        "{}",
+        stderr(&out)
+    );
+    let rendered = json(&out);
+    assert_eq!(rendered["text"], "A fee applies.");
+    let explanation = &rendered["explanation"];
+    assert_eq!(explanation["rule"], "condition");
+    assert_eq!(explanation["delivered"], 0);
+    assert_eq!(explanation["default"], 2);
+    assert_eq!(explanation["conditions"][0]["outcome"], true);
+    assert_eq!(explanation["conditions"][1]["evaluated_at_delivery"], false);
+    assert!(
+        explanation["text"].as_str().is_some_and(
+            |t| t.ends_with("delivered: variant 0, the first whose condition is true\n")
+        ),
+        "{explanation}"
+    );
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -1341,4 +1375,113 @@ fn diff_writes_a_page_with_the_changed_words_marked() {
         "{page}"
     );
     assert!(!page.contains("<b>"), "{page}");
+}
+
+/// docs/cli-and-ci.md's synopsis names every option of every command as
+/// `--help` lists it (the options every command takes on the last line),
+/// and every value of a `--format` or `--strategy`.
+#[test]
+fn the_synopsis_names_every_option() {
+    let docs = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/cli-and-ci.md"),
+    )
+    .unwrap();
+    let synopsis = docs
+        .split("```text\n")
+        .nth(1)
+        .and_then(|s| s.split("```").next())
+        .expect("the synopsis block");
+    let every = synopsis
+        .lines()
+        .find(|l| l.starts_with("# every command takes"))
+        .expect("the line of the options every command takes");
+    for command in ["check", "render", "expand", "explain", "snapshot", "diff"] {
+        let line = synopsis
+            .lines()
+            .find(|l| l.starts_with(&format!("utter {command} ")))
+            .unwrap_or_else(|| panic!("no synopsis line for {command}"));
+        let help = stdout(&utter(&[command, "--help"]));
+        for option in help.lines().map(str::trim_start) {
+            let Some(flag) = option.split_whitespace().find(|w| w.starts_with("--")) else {
+                continue;
+            };
+            if !option.starts_with("--") && !option.starts_with('-')
+                || ["--help", "--version"].contains(&flag)
+            {
+                continue;
+            }
+            assert!(
+                line.contains(flag) || every.contains(flag),
+                "`utter {command}`'s {flag} is missing from the synopsis"
+            );
+            if let Some(values) = option
+                .split("[possible values: ")
+                .nth(1)
+                .and_then(|v| v.split(']').next())
+            {
+                let written = if line.contains(flag) { line } else { every };
+                for value in values.split(", ") {
+                    assert!(
+                        written.contains(value),
+                        "`utter {command} {flag} {value}` is missing from the synopsis"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// A project with errors says what was not done, in words, for each command.
+#[test]
+fn a_project_with_errors_says_what_was_not_done() {
+    let dir = project(
+        "not-done",
+        &[(
+            "responses.yml",
+            "responses:\n  utter_a:\n    - condition: x\n",
+        )],
+    );
+    let path = dir.to_str().unwrap();
+    for (args, done) in [
+        (vec!["snapshot", path], "nothing written to the snapshot"),
+        (vec!["render", path, "utter_a"], "nothing rendered"),
+        (vec!["expand", path], "nothing generated"),
+    ] {
+        let out = utter(&args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let last = stderr(&out)
+            .trim_end()
+            .lines()
+            .last()
+            .unwrap_or("")
+            .to_owned();
+        assert!(last.ends_with(done), "{args:?}: {last}");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// A folder name from outside is data: the check summary shows it escaped,
+/// so no line starts with what the name holds (a forged workflow command)
+/// and no terminal escape reaches stdout.
+#[cfg(unix)]
+#[test]
+fn the_check_summary_shows_a_hostile_folder_name_as_data() {
+    let base = project("hostile-folder", &[]);
+    let dir = base.join("agent\n::error::forged\u{1b}[31m");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("responses.yml"),
+        "responses:\n  utter_a:\n    - text: a\n",
+    )
+    .unwrap();
+    for format in ["human", "github"] {
+        let out = utter(&["check", dir.to_str().unwrap(), "--format", format]);
+        let text = stdout(&out);
+        assert!(
+            !text.lines().any(|l| l.starts_with("::error::forged")),
+            "{format}: {text}"
+        );
+        assert!(!text.contains('\u{1b}'), "{format}: {text:?}");
+    }
+    let _ = std::fs::remove_dir_all(base);
 }
