@@ -66,24 +66,28 @@ fn witness_fields(registry: &Registry, witness: &Witness) -> serde_json::Map<Str
     fields
 }
 
-/// `explain` as people read it.
+/// `explain` as people read it. Every string from the agent is escaped
+/// where it is put in, so none starts a line of its own.
 pub fn human(registry: &Registry, index: usize, view: Option<&str>) -> String {
+    let data = |text: &str| escape(text).into_owned();
     let response = &registry.responses[index];
     let shown = snapshot::response_view(registry, index, view);
     let states = shown.states;
     let shown_view = view.map_or("no skill active".to_owned(), |s| {
-        format!("skill `{s}` active")
+        format!("skill `{}` active", data(s))
     });
     let mut out = format!(
         "{} ({}:{}), {shown_view}: {states} memory states examined\n",
-        response.name, response.file, response.line
+        data(&response.name),
+        data(&response.file),
+        response.line
     );
     if let Some(why) = &shown.stopped {
-        out.push_str(&format!("  {why}\n"));
+        out.push_str(&format!("  {}\n", data(why)));
     }
     for v in &shown.variants {
         let when = match (&v.condition, v.default) {
-            (Some(c), _) => format!("if `{c}`"),
+            (Some(c), _) => format!("if `{}`", data(c)),
             (None, true) => "default".to_owned(),
             (None, false) => "without condition".to_owned(),
         };
@@ -92,36 +96,37 @@ pub fn human(registry: &Registry, index: usize, view: Option<&str>) -> String {
             "\n  variant {} {when}{rephrase}\n    wording id {}\n    {}\n",
             v.index,
             v.wording,
-            v.verdict()
+            data(&v.verdict())
         ));
         if let (Some(w), Some(text)) = (&v.witness, &v.text) {
             let memory = witness_json(registry, w).map_or_else(
                 || "none JSON can hold (NaN or an infinity): set it from Rust".to_owned(),
                 |doc| doc.to_string(),
             );
-            out.push_str(&format!("    memory: {memory}\n    text: {text}\n"));
+            out.push_str(&format!(
+                "    memory: {}\n    text: {}\n",
+                data(&memory),
+                data(text)
+            ));
         }
         if !v.guarded.is_empty() {
             out.push_str(&format!(
                 "    a rephrase must keep: {}\n",
-                v.guarded.join(", ")
+                data(&v.guarded.join(", "))
             ));
         }
         for (placeholder, state) in &v.may_be_unset {
             out.push_str(&format!(
-                "    may be unset: {placeholder} is delivered as written, e.g., when {}\n",
-                utter_compiler::analysis::describe_witness(&registry.entries, state)
+                "    may be unset: {} is delivered as written, e.g., when {}\n",
+                data(placeholder),
+                data(&utter_compiler::analysis::describe_witness(
+                    &registry.entries,
+                    state
+                ))
             ));
         }
     }
-    escape_lines(&out)
-}
-
-/// Every line of `text` escaped (data from the agent in each).
-fn escape_lines(text: &str) -> String {
-    text.lines()
-        .map(|l| escape(l).into_owned() + "\n")
-        .collect()
+    out
 }
 
 /// `explain` as JSON: one object per variant.
@@ -165,7 +170,8 @@ pub fn json(registry: &Registry, index: usize, view: Option<&str>) -> Json {
 /// `render --explain`: each condition's outcome for `ctx` and why the
 /// delivered variant won.
 pub fn why_delivered(registry: &Registry, name: &str, ctx: &Context<'_>) -> String {
-    escape_lines(&registry.explain(name, ctx).to_string())
+    // The explanation escapes the agent's strings itself.
+    registry.explain(name, ctx).to_string()
 }
 
 pub fn cmd_explain(

@@ -1485,3 +1485,55 @@ fn the_check_summary_shows_a_hostile_folder_name_as_data() {
     }
     let _ = std::fs::remove_dir_all(base);
 }
+
+/// `explain` and `render --explain` escape every string from the agent
+/// before the text is assembled: a newline in a response text, condition
+/// literal or value never starts a line of its own.
+#[test]
+fn explanations_never_start_a_line_with_data() {
+    let dir = project(
+        "explain-hostile",
+        &[
+            ("memory.yml", "mode:\n  type: text\n"),
+            (
+                "responses.yml",
+                "responses:\n  utter_a:\n    - text: \"first\\n::error file=x.yml,line=1::forged\"\n      condition: \"session.project.mode == 'x\\u2028::error file=x.yml,line=1::forged'\"\n    - text: \"b\\n::error file=x.yml,line=1::forged\"\n",
+            ),
+        ],
+    );
+    let path = dir.to_str().unwrap();
+    let memory = dir.join("m.json");
+    std::fs::write(
+        &memory,
+        "{\"project\": {\"mode\": \"x\\n::error file=x.yml,line=1::forged\"}}",
+    )
+    .unwrap();
+    for args in [
+        vec!["explain", path, "utter_a"],
+        vec![
+            "render",
+            path,
+            "utter_a",
+            "--explain",
+            "--memory",
+            memory.to_str().unwrap(),
+        ],
+    ] {
+        let out = utter(&args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+        // `render`'s stdout is the product, the delivered text exactly (its
+        // JSON form escapes); everything around it is checked.
+        let product = args[0] == "render";
+        let all = if product {
+            stderr(&out)
+        } else {
+            format!("{}{}", stdout(&out), stderr(&out))
+        };
+        assert!(all.contains("forged"), "{args:?}: the data is shown: {all}");
+        for line in all.lines() {
+            assert!(!line.starts_with("::error"), "{args:?}: {line}");
+        }
+        assert!(!all.contains('\u{2028}'), "{args:?}: {all:?}");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}

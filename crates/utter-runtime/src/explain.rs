@@ -5,6 +5,7 @@
 
 use std::fmt;
 
+use crate::escape::escape;
 use crate::value::EvalError;
 
 /// One conditioned variant's outcome.
@@ -90,18 +91,19 @@ impl<'a> Explanation<'a> {
 }
 
 /// One line per conditioned variant, then the verdict: what `utter render
-/// --explain` prints (the text is the agent's, not escaped here).
+/// --explain` prints. The response name and conditions are the agent's:
+/// escaped ([`crate::escape`]), so none starts a line of its own.
 impl fmt::Display for Explanation<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if !self.known {
             return writeln!(
                 f,
                 "`{}` is not a response of the agent: its name is delivered",
-                self.response
+                escape(self.response)
             );
         }
         for c in &self.conditions {
-            write!(f, "variant {} `{}`: ", c.variant, c.condition)?;
+            write!(f, "variant {} `{}`: ", c.variant, escape(c.condition))?;
             match &c.outcome {
                 Ok(true) => f.write_str("true")?,
                 Ok(false) => f.write_str("false")?,
