@@ -44,4 +44,42 @@ cd "$scratch"
 cargo run -q
 cargo check -q --features hot-reload
 RUSTDOCFLAGS="-D warnings" cargo doc -q --no-deps
-echo "scratch crate: ok"
+
+# Every dependency and build-dependency line the README and docs give
+# resolves, verbatim, from a crate beside a checkout named `utter` (as the
+# lines' paths assume): one crate per line, resolved by `cargo metadata`.
+lines="$scratch/lines"
+mkdir -p "$lines/my-agent/src"
+ln -s "$root" "$lines/utter"
+echo 'fn main() {}' > "$lines/my-agent/src/main.rs"
+python3 - "$root" > "$scratch/doc-lines.tsv" <<'PY'
+import pathlib, re, sys
+root = pathlib.Path(sys.argv[1])
+for doc in [root / "README.md", *sorted((root / "docs").glob("*.md"))]:
+    text = doc.read_text()
+    # Lines of ```toml blocks, each with the section it stands in.
+    for block in re.findall(r"```toml\n(.*?)```", text, re.S):
+        section = "dependencies"
+        for line in block.splitlines():
+            line = line.strip()
+            if m := re.match(r"\[([a-z-]+)\]", line):
+                section = m.group(1)
+            elif re.match(r"(utter-rs|utter-build|utter) =", line):
+                print(f"{doc.name}\t{section}\t{line.split('#')[0].strip()}")
+    # Lines written in prose, as code.
+    for line in re.findall(r"`((?:utter-rs|utter-build) = [^`]*)`", text):
+        section = "build-dependencies" if line.startswith("utter-build") else "dependencies"
+        print(f"{doc.name}\t{section}\t{line}")
+PY
+count=0
+while IFS=$'\t' read -r doc section line; do
+    printf '[package]\nname = "my-agent"\nversion = "0.1.0"\nedition = "2024"\n\n[workspace]\n\n[%s]\n%s\n' \
+        "$section" "$line" > "$lines/my-agent/Cargo.toml"
+    if ! (cd "$lines/my-agent" && cargo metadata -q --format-version 1 > /dev/null); then
+        echo "$doc: the line \`$line\` does not resolve" >&2
+        exit 1
+    fi
+    count=$((count + 1))
+done < "$scratch/doc-lines.tsv"
+[ "$count" -ge 5 ] || { echo "only $count dependency lines found in the docs" >&2; exit 1; }
+echo "scratch crate: ok ($count dependency lines of the docs resolve)"
