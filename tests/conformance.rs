@@ -588,7 +588,7 @@ fn two_skills_defining_one_name_is_a_warning_overriding_a_default_is_silent() {
         ),
         (
             "responses.yml",
-            "responses:\n  utter_greet_custom:\n    - root wins quietly\n",
+            "responses:\n  utter_greet_custom:\n    - the root wins\n",
         ),
     ]);
     let warnings = with_code(&checked, codes::DEFINED_BY_TWO_SKILLS);
@@ -604,6 +604,38 @@ fn two_skills_defining_one_name_is_a_warning_overriding_a_default_is_silent() {
     assert_eq!(
         warnings[0].note.as_deref(),
         Some("also defined in skills/a/responses.yml:2")
+    );
+    // The root's definition hides skill a's: said at the hidden one, naming
+    // the one delivered (a bundled default overridden stays silent).
+    let hidden = with_code(&checked, codes::HIDDEN_BY_ROOT);
+    assert_eq!(hidden.len(), 1, "{:?}", checked.findings);
+    assert_eq!(
+        (hidden[0].file.as_str(), hidden[0].line, hidden[0].severity),
+        ("skills/a/responses.yml", 4, Severity::Warning)
+    );
+    assert_eq!(hidden[0].response.as_deref(), Some("utter_greet_custom"));
+    assert_eq!(
+        hidden[0].note.as_deref(),
+        Some("the definition delivered: responses.yml:2")
+    );
+    assert_eq!(
+        registry(&[
+            (
+                "skills/a/responses.yml",
+                "responses:\n  utter_x:\n    - from the skill\n"
+            ),
+            (
+                "responses.yml",
+                "responses:\n  utter_x:\n    - from the root\n"
+            ),
+        ])
+        .interpreter()
+        .deliver(
+            "utter_x",
+            &utter::Context::new(&utter::MapMemory::default())
+        )
+        .text,
+        "from the root"
     );
     assert!(!checked.has_errors());
 }

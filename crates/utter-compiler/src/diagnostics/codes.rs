@@ -97,6 +97,8 @@ codes! {
         "A response name is defined twice in one file.";
     DEFINED_BY_TWO_SKILLS = "utter.validation.response.defined_by_two_skills",
         "Two skills define the same response name; the later replaces the earlier.";
+    HIDDEN_BY_ROOT = "utter.validation.response.hidden_by_root",
+        "A skill defines a response the project root's responses.yml defines too: the root's is delivered, the skill's never.";
     INVALID_REPHRASE = "utter.validation.response.invalid_rephrase",
         "`metadata.rephrase` is not a boolean.";
     UNKNOWN_PLACEHOLDER = "utter.validation.response.unknown_placeholder",

@@ -155,6 +155,31 @@ pub(super) fn merge_responses(
                     finding.note = Some(format!("also defined in {}:{line}", previous.file));
                     pass.findings.push(finding);
                 }
+                // The root's definition hides a project skill's: said at the
+                // hidden one (a bundled default overridden stays silent).
+                let hides_a_skill = !unit.bundled
+                    && unit.scope == Scope::Root
+                    && matches!(previous.scope, Scope::Skill(_))
+                    && !bundled::is_bundled(&previous.file);
+                if hides_a_skill {
+                    let (line, _) = source.line_col(raw.name_span.start);
+                    let hidden = pass.sources.iter().find(|s| s.label == previous.file);
+                    if let Some(hidden) = hidden {
+                        let mut finding = hidden
+                            .finding(
+                                codes::HIDDEN_BY_ROOT,
+                                Severity::Warning,
+                                previous.raw.name_span.clone(),
+                                "is never delivered: the project root's responses.yml defines this response too, and the root's definition is the one delivered",
+                            )
+                            .with_help(
+                                "remove one of the two definitions, or rename this one (response names are global)",
+                            );
+                        finding.response = Some(raw.name.clone());
+                        finding.note = Some(format!("the definition delivered: {label}:{line}"));
+                        pass.findings.push(finding);
+                    }
+                }
             }
             merged.insert(
                 raw.name.clone(),
