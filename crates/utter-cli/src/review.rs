@@ -18,30 +18,102 @@ pub fn default_path(agent: &Path) -> std::path::PathBuf {
     agent.join("responses.snap")
 }
 
-/// A unified diff of two snapshots, data escaped.
+/// The line diff of two snapshots, its work bounded: past the deadline the
+/// diff is coarser (whole changed runs), so a hostile snapshot file cannot
+/// make a check quadratic.
+fn line_diff<'a>(expected: &'a str, found: &'a str) -> similar::TextDiff<'a, 'a, 'a, str> {
+    similar::TextDiff::configure()
+        .timeout(std::time::Duration::from_secs(2))
+        .diff_lines(expected, found)
+}
+
+/// The most lines of unified diff printed: past them, a line says how many
+/// hunks were left out (a hostile snapshot cannot make the output huge).
+const MAX_DIFF_LINES: usize = 2_000;
+
+/// The most lines of the snapshot file that may be missing from what the
+/// agent writes now for a line diff to be computed: past them, the file is
+/// too unlike any snapshot of this agent to diff line by line, and a
+/// count is printed instead (so the work stays linear in the file).
+const MAX_FOREIGN_LINES: usize = 20_000;
+
+/// How many lines of `expected` the agent's snapshot `found` does not
+/// have, when more than [`MAX_FOREIGN_LINES`]: a set of `found`'s lines
+/// (the agent's, bounded by it) and one pass over the file.
+fn too_foreign(expected: &str, found: &str) -> Option<usize> {
+    let ours: std::collections::HashSet<&str> = found.lines().collect();
+    let foreign = expected.lines().filter(|l| !ours.contains(l)).count();
+    (foreign > MAX_FOREIGN_LINES).then_some(foreign)
+}
+
+/// What is said instead of a line diff of a file too unlike the agent's.
+fn foreign_summary(foreign: usize, expected: &str) -> String {
+    format!(
+        "{foreign} of the {} lines of the snapshot file are not in the agent's snapshot: too many to show line by line (the file is not this agent's snapshot, or the wording changed almost everywhere); run `utter snapshot` to see what the agent writes now\n",
+        expected.lines().count()
+    )
+}
+
+/// A unified diff of two snapshots, data escaped, at most
+/// [`MAX_DIFF_LINES`] lines of it.
 pub fn unified(expected: &str, found: &str, path: &str) -> String {
-    let diff = similar::TextDiff::from_lines(expected, found);
-    let text = diff
-        .unified_diff()
-        .context_radius(3)
-        .header(
-            &format!("{path} (reviewed)"),
-            &format!("{path} (the agent now)"),
-        )
-        .to_string();
-    text.lines()
-        .map(|l| escape(l).into_owned() + "\n")
-        .collect()
+    if let Some(foreign) = too_foreign(expected, found) {
+        return foreign_summary(foreign, expected);
+    }
+    let diff = line_diff(expected, found);
+    let mut unified = diff.unified_diff();
+    unified.context_radius(3);
+    let mut out = format!(
+        "--- {}\n+++ {}\n",
+        escape(&format!("{path} (reviewed)")),
+        escape(&format!("{path} (the agent now)"))
+    );
+    let mut lines = 0;
+    let mut cut = false;
+    for hunk in unified.iter_hunks() {
+        if lines >= MAX_DIFF_LINES {
+            cut = true;
+            break;
+        }
+        out.push_str(&format!("{}\n", hunk.header()));
+        for change in hunk.iter_changes() {
+            if lines >= MAX_DIFF_LINES {
+                cut = true;
+                break;
+            }
+            let sign = match change.tag() {
+                similar::ChangeTag::Equal => ' ',
+                similar::ChangeTag::Delete => '-',
+                similar::ChangeTag::Insert => '+',
+            };
+            out.push(sign);
+            out.push_str(&escape(change.value().trim_end_matches('\n')));
+            out.push('\n');
+            lines += 1;
+        }
+    }
+    if cut {
+        out.push_str(&format!(
+            "... the rest of the diff is not shown (cut at {MAX_DIFF_LINES} lines)\n"
+        ));
+    }
+    out
 }
 
 /// `--check` as GitHub workflow commands: an error at each changed hunk.
 pub fn github(expected: &str, found: &str, path: &str) -> String {
-    let diff = similar::TextDiff::from_lines(expected, found);
+    let file = crate::output::escape_property(path);
+    if let Some(foreign) = too_foreign(expected, found) {
+        return format!(
+            "::error file={file},line=1,title=utter.snapshot.changed::{}\n",
+            crate::output::escape_data(&foreign_summary(foreign, expected))
+        );
+    }
+    let diff = line_diff(expected, found);
     let mut out = String::new();
     for group in diff.grouped_ops(0) {
         let Some(first) = group.first() else { continue };
         let line = first.old_range().start + 1;
-        let file = crate::output::escape_property(path);
         out.push_str(&format!(
             "::error file={file},line={line},title=utter.snapshot.changed::{}\n",
             crate::output::escape_data("the wording changed without review: run `utter snapshot` once the change is reviewed")

@@ -1537,3 +1537,61 @@ fn explanations_never_start_a_line_with_data() {
     }
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A hostile snapshot file costs a check linear work: a million lines the
+/// agent never writes are counted, not diffed; a file of the agent's own
+/// lines repeated is diffed with the printed diff cut; a file over the
+/// size limit is refused, saying so.
+#[test]
+fn hostile_snapshot_files_are_checked_in_bounded_work() {
+    let dir = project(
+        "hostile-snapshot",
+        &[("responses.yml", "responses:\n  utter_a:\n    - text: a\n")],
+    );
+    let path = dir.to_str().unwrap();
+    let snap = dir.join("hostile.snap");
+    let foreign: String = (0..1_000_000).map(|i| format!("line {i}\n")).collect();
+    std::fs::write(&snap, foreign).unwrap();
+    let out = utter(&["snapshot", path, "--check", "--out", snap.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stdout(&out).starts_with(
+            "1000000 of the 1000000 lines of the snapshot file are not in the agent's snapshot"
+        ),
+        "{}",
+        stdout(&out)
+    );
+    let ours = utter(&[
+        "snapshot",
+        path,
+        "--out",
+        dir.join("ours.snap").to_str().unwrap(),
+    ]);
+    assert_eq!(ours.status.code(), Some(0));
+    let ours = std::fs::read_to_string(dir.join("ours.snap")).unwrap();
+    let repeated: String = ours
+        .lines()
+        .cycle()
+        .take(200_000)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&snap, repeated).unwrap();
+    let out = utter(&["snapshot", path, "--check", "--out", snap.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let printed = stdout(&out);
+    assert!(
+        printed.lines().count() < 2_100,
+        "{} lines",
+        printed.lines().count()
+    );
+    assert!(printed.contains("the rest of the diff is not shown (cut at 2000 lines)"));
+    std::fs::write(&snap, vec![b'x'; 33 * 1024 * 1024]).unwrap();
+    let out = utter(&["snapshot", path, "--check", "--out", snap.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("is larger than 32 MiB"),
+        "{}",
+        stderr(&out)
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}

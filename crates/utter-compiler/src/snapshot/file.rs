@@ -11,8 +11,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The largest snapshot read: far above any agent's (20,000 variants
-/// write about 4 MiB).
-pub const MAX_SNAPSHOT_BYTES: u64 = 256 * 1024 * 1024;
+/// write about 4 MiB), and small enough that a hostile one is read and
+/// compared in bounded memory.
+pub const MAX_SNAPSHOT_BYTES: u64 = 32 * 1024 * 1024;
 
 /// Why the snapshot file was not read or written.
 #[derive(Debug)]
