@@ -187,26 +187,61 @@ fn code_lines(owner: &str) -> Vec<(String, String)> {
 }
 
 /// Every finding code is named through `codes` (so `codes::ALL` lists it and
-/// docs/format.md can be checked against it): no code is spelt as a string
-/// in the sources outside `codes.rs` (test modules aside).
+/// docs/format.md can be checked against it): no code is spelt in a string
+/// in the sources outside `codes.rs` (test modules aside), whole or inside
+/// a format string (`title=utter.snapshot.changed::`).
 #[test]
 fn every_code_is_named_through_codes() {
     let mut offenders = Vec::new();
     for (at, line) in code_lines("diagnostics/codes.rs") {
-        for prefix in ["\"utter.", "\"mantle."] {
-            if let Some(start) = line.find(prefix) {
-                let rest = &line[start + 1..];
-                let word: String = rest
+        for prefix in ["utter.", "mantle."] {
+            for (start, _) in line.match_indices(prefix) {
+                let before = line[..start].chars().next_back();
+                let in_string = line[..start].contains('"');
+                if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_') || !in_string {
+                    continue;
+                }
+                let word: String = line[start..]
                     .chars()
                     .take_while(|c| c.is_ascii_lowercase() || *c == '.' || *c == '_')
                     .collect();
-                if word.matches('.').count() >= 2 && rest[word.len()..].starts_with('"') {
+                let word = word.trim_end_matches('.');
+                if word.matches('.').count() >= 2 {
                     offenders.push(format!("{at}: {word}"));
                 }
             }
         }
     }
     assert!(offenders.is_empty(), "codes spelt out: {offenders:#?}");
+}
+
+/// docs/format.md names every finding code of `codes::ALL` (or the group it
+/// belongs to, as `utter.yaml.{syntax, ...}`).
+#[test]
+fn the_format_guide_names_every_code() {
+    let guide = std::fs::read_to_string(workspace().join("docs/format.md")).unwrap();
+    let missing: Vec<&str> = utter_compiler::diagnostics::codes::ALL
+        .iter()
+        .map(|(code, _)| *code)
+        .filter(|code| {
+            let (group, last) = code.rsplit_once('.').unwrap_or(("", code));
+            // `group.{a, b}` (across lines), or `group.a` / `b` on one line.
+            let grouped = guide.match_indices(&format!("{group}.{{")).any(|(at, _)| {
+                guide[at..]
+                    .split('}')
+                    .next()
+                    .is_some_and(|list| list.split([',', '{', ' ', '\n']).any(|w| w == last))
+            });
+            let slashed = guide
+                .lines()
+                .any(|l| l.contains(&format!("`{group}.")) && l.contains(&format!("/ `{last}`")));
+            !guide.contains(code) && !grouped && !slashed
+        })
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "codes docs/format.md does not name: {missing:#?}"
+    );
 }
 
 /// Whether a file is bundled is decided in one place,

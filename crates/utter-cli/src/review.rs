@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 use serde_json::json;
 use utter_compiler::Registry;
+use utter_compiler::diagnostics::codes;
 use utter_compiler::diagnostics::escape::{escape, markdown_code, quote};
 use utter_compiler::snapshot::diff::{Diff, diff};
 use utter_compiler::snapshot::{self, Options, ResponseView};
@@ -105,7 +106,8 @@ pub fn github(expected: &str, found: &str, path: &str) -> String {
     let file = crate::output::escape_property(path);
     if let Some(foreign) = too_foreign(expected, found) {
         return format!(
-            "::error file={file},line=1,title=utter.snapshot.changed::{}\n",
+            "::error file={file},line=1,title={}::{}\n",
+            codes::SNAPSHOT_CHANGED,
             crate::output::escape_data(&foreign_summary(foreign, expected))
         );
     }
@@ -115,7 +117,8 @@ pub fn github(expected: &str, found: &str, path: &str) -> String {
         let Some(first) = group.first() else { continue };
         let line = first.old_range().start + 1;
         out.push_str(&format!(
-            "::error file={file},line={line},title=utter.snapshot.changed::{}\n",
+            "::error file={file},line={line},title={}::{}\n",
+            codes::SNAPSHOT_CHANGED,
             crate::output::escape_data("the wording changed without review: run `utter snapshot` once the change is reviewed")
         ));
     }

@@ -97,6 +97,8 @@ codes! {
         "A response name is defined twice in one file.";
     DEFINED_BY_TWO_SKILLS = "utter.validation.response.defined_by_two_skills",
         "Two skills define the same response name; the later replaces the earlier.";
+    SNAPSHOT_CHANGED = "utter.snapshot.changed",
+        "`utter snapshot --check`: the agent's wording no longer matches the reviewed snapshot (a GitHub annotation's title).";
     HIDDEN_BY_ROOT = "utter.validation.response.hidden_by_root",
         "A skill defines a response the project root's responses.yml defines too: the root's is delivered, the skill's never.";
     INVALID_REPHRASE = "utter.validation.response.invalid_rephrase",
