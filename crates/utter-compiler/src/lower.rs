@@ -223,13 +223,6 @@ impl Registry {
     pub fn skill_refs(&self, skill: &str) -> Option<&SkillRefs> {
         self.skill_refs.iter().find(|s| s.skill == skill)
     }
-
-    /// The id of entry `namespace.name`.
-    pub fn entry_id(&self, namespace: &str, name: &str) -> Option<usize> {
-        self.entries
-            .binary_search_by(|e| (e.namespace.as_str(), e.name.as_str()).cmp(&(namespace, name)))
-            .ok()
-    }
 }
 
 /// The declared entries as the runtime has them (`id` = index).

@@ -46,9 +46,10 @@ impl FileCx<'_> {
 
     /// Gives the finding reported last a did-you-mean, when there is one.
     pub fn suggest(&mut self, replacement: Option<&str>) {
-        if let (Some(last), Some(r)) = (self.findings.last_mut(), replacement) {
-            last.help = Some(format!("did you mean `{r}`?"));
-            last.suggestion = Some(r.to_owned());
+        if let Some(replacement) = replacement
+            && let Some(last) = self.findings.pop()
+        {
+            self.findings.push(last.with_suggestion(replacement));
         }
     }
 
