@@ -461,7 +461,7 @@ fn pretty_printed_code_shows_bidi_and_carriage_returns_escaped() {
         assert!(
             !line
                 .chars()
-                .any(|c| c.is_control() || utter_compiler::is_invisible(c)),
+                .any(|c| c.is_control() || utter_compiler::is_deceptive(c)),
             "a raw control or bidi character in a comment: {line:?}"
         );
     }

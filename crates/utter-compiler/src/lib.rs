@@ -69,7 +69,7 @@ pub use interpret::Interpreter;
 pub use load::project::{ProjectFiles, ReadError};
 pub use lower::{Registry, ResponseIndex, lower, lower_usable, usable_responses};
 pub use strict::RegistryError;
-pub use unicode::is_invisible;
+pub use unicode::is_deceptive;
 pub use validate::{Checked, MergedResponse, Scope};
 
 /// Checks the whole project: every file and the merged registry, then the

@@ -2,7 +2,7 @@
 //! the same functions to report names that would meet in Rust.
 
 use crate::load::memory::MemoryDecl;
-use crate::unicode::is_invisible;
+use crate::unicode::is_deceptive;
 
 /// The `Response` enum variant for a response name: CamelCase of its ASCII
 /// alphanumeric words; any other character is spelled as `U` + its hex code,
@@ -180,7 +180,7 @@ pub fn doc_text(text: &str, max_chars: usize) -> String {
             '\n' => out.push_str("\\n"),
             '\t' => out.push_str("\\t"),
             '\r' => out.push_str("\\r"),
-            c if c.is_control() || is_invisible(c) => {
+            c if c.is_control() || is_deceptive(c) => {
                 out.push_str(&format!("\\u{{{:x}}}", c as u32));
             }
             c => out.push(c),

@@ -1,8 +1,10 @@
 //! Facts about characters that make names and texts deceptive: what the
 //! loader and validation report, and what generated docs escape.
 
-/// Bidirectional controls and zero-width characters (Trojan Source).
-pub fn is_invisible(c: char) -> bool {
+/// Bidirectional controls and zero-width characters (Trojan Source): they
+/// make a text read otherwise than it is. (Not `escape::is_invisible`, the
+/// wider set an escaped text shows as `\u{..}`.)
+pub fn is_deceptive(c: char) -> bool {
     matches!(c as u32,
         0x061C | 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x2064 | 0x2066..=0x2069 | 0xFEFF)
 }

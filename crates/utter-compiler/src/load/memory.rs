@@ -439,7 +439,7 @@ fn declare(
                 continue;
             }
         }
-        if let Some(c) = name.chars().find(|&c| crate::unicode::is_invisible(c)) {
+        if let Some(c) = name.chars().find(|&c| crate::unicode::is_deceptive(c)) {
             cx.report(
                 codes::INVISIBLE_CHARACTER,
                 Severity::Warning,

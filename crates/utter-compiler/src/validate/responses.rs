@@ -215,7 +215,7 @@ pub(super) fn report_invisible(
     response: &str,
     variant: Option<usize>,
 ) {
-    if let Some(c) = text.chars().find(|&c| crate::unicode::is_invisible(c)) {
+    if let Some(c) = text.chars().find(|&c| crate::unicode::is_deceptive(c)) {
         cx.report_in(
             codes::INVISIBLE_CHARACTER,
             Severity::Warning,
