@@ -203,3 +203,45 @@ fn each_rephrase_says_what_happened() {
         ]
     );
 }
+
+/// A refusal's reason in the event names the entry and never carries a
+/// value of an entry declared `pii: true`; every value in it is escaped.
+#[test]
+fn a_refusal_event_keeps_personal_data_out() {
+    let delivery = || utter_runtime::Delivery {
+        text: "We wrote to jane.doe@example.com about card 4242\n::error::x".into(),
+        response: "utter_mail",
+        variant: Some(0),
+        rephrase: true,
+        fallback: false,
+        wording: Some(WordingId(3)),
+        guard: utter_runtime::FactGuard::On {
+            filled: vec![
+                utter_runtime::Filled::new("session.pay.email", "jane.doe@example.com").personal(),
+                utter_runtime::Filled::new("session.card.last_four", "4242\n::error::x"),
+            ],
+        },
+    };
+    let events = captured(|| {
+        delivery().speak_with(|_| "We wrote to you about card 4242".to_owned());
+        delivery().speak_with(|_| "We wrote to jane.doe@example.com".to_owned());
+    });
+    let reasons: Vec<&str> = events
+        .iter()
+        .filter_map(|e| e.get("reason").map(String::as_str))
+        .collect();
+    assert_eq!(reasons.len(), 2, "{events:?}");
+    assert!(reasons[0].contains("session.pay.email"), "{}", reasons[0]);
+    assert!(
+        reasons[1].contains("session.card.last_four"),
+        "{}",
+        reasons[1]
+    );
+    for reason in reasons {
+        assert!(
+            !reason.contains("jane") && !reason.contains("example"),
+            "{reason}"
+        );
+        assert!(!reason.contains('\n'), "{reason:?}");
+    }
+}
