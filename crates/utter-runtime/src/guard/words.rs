@@ -93,22 +93,18 @@ impl text2num::Token for &StreamToken<'_> {
 /// Written English dates: `December 5, 2026`, `5 December 2026`, `the 5th
 /// of Dec`, a month next to a day (and a year).
 pub(crate) fn dates(tokens: &mut Vec<Token<'_>>, lexicon: &Lexicon) {
-    let day = |t: Option<&Token>| match t.map(|t| &t.kind) {
-        Some(Kind::Figure(Figure::Number {
-            value,
-            unit: None,
-            per: None,
-        })) => value.as_u32().filter(|d| (1..=31).contains(d)),
-        _ => None,
-    };
-    let year = |t: Option<&Token>| match t.map(|t| &t.kind) {
-        Some(Kind::Figure(Figure::Number {
-            value,
-            unit: None,
-            per: None,
-        })) => value.as_u32().filter(|y| (1000..=2999).contains(y)),
-        _ => None,
-    };
+    // A bare whole number (no unit, no rate) in `range`.
+    let whole_in =
+        |t: Option<&Token>, range: std::ops::RangeInclusive<u32>| match t.map(|t| &t.kind) {
+            Some(Kind::Figure(Figure::Number {
+                value,
+                unit: None,
+                per: None,
+            })) => value.as_u32().filter(|n| range.contains(n)),
+            _ => None,
+        };
+    let day = |t: Option<&Token>| whole_in(t, 1..=31);
+    let year = |t: Option<&Token>| whole_in(t, 1000..=2999);
     let month = |t: Option<&Token>| match t.map(|t| &t.kind) {
         Some(Kind::Word(w)) => lexicon.month(w),
         _ => None,
