@@ -3,8 +3,9 @@
 
 use std::ops::Range;
 
+use super::figure::{Figure, Kind, Token};
 use super::lexicon::{Class, Lexicon};
-use super::read::{Figure, Kind, Token, read};
+use super::read::read;
 use super::{FactRefusal, Filled, Shown};
 
 /// Words each side of a value read for the words that tie it to its role.

@@ -3,9 +3,9 @@
 
 use std::borrow::Cow;
 
+use super::figure::{Figure, Kind, Token};
 use super::lex::{Gap, Lex, Lexeme};
 use super::lexicon::Lexicon;
-use super::read::{Figure, Kind, Token};
 
 /// A number written in words: lexemes `start..end`, its digits.
 pub(crate) struct NumberWords {
