@@ -231,6 +231,21 @@ mod fact_guard {
         });
     }
 
+    /// The guard alone on the same sentence: what a rephrase costs
+    /// beyond the rephraser (the goal: at most 3 µs).
+    #[divan::bench]
+    fn check_alone(bencher: divan::Bencher) {
+        let FactGuard::On { filled } = delivery().guard else {
+            unreachable!("the bench delivery is guarded")
+        };
+        let reviewed = delivery().text;
+        let answer = "Your card ending 4242 ships by RUSH delivery within 1 to 2 business days, for a $7.50 fee.";
+        bencher.bench(|| {
+            utter::check_facts(black_box(&reviewed), black_box(&filled), black_box(answer))
+                .expect("faithful")
+        });
+    }
+
     #[divan::bench]
     fn refused(bencher: divan::Bencher) {
         let answer = "Your card ending 4224 ships soon; no fee applies.";

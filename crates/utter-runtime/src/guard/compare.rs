@@ -30,14 +30,14 @@ pub(super) fn check(
     reviewed: &str,
     filled: &[Filled],
     answer: &str,
-    lexicon: &Lexicon,
+    lexicon: &'static Lexicon,
 ) -> Result<(), FactRefusal> {
     let mut said = read(answer, lexicon);
     let mut kept = read(reviewed, lexicon);
     let (said_codes, kept_codes) = (codes(&said), codes(&kept));
     join_codes(&mut kept, reviewed, &said_codes);
     join_codes(&mut said, answer, &kept_codes);
-    let placed = place_values(&kept, filled, &said, &said_codes, lexicon)?;
+    let placed = place_values((reviewed, &kept), filled, &said, &said_codes, lexicon)?;
     let text = Texts {
         reviewed,
         answer,
@@ -50,7 +50,7 @@ pub(super) fn check(
         tokens
             .iter()
             .map(|t| match &t.kind {
-                Kind::Word(w) => lexicon.class(w),
+                Kind::Word(w) => lexicon.class(w, t.entry),
                 _ => Class::default(),
             })
             .collect()
@@ -70,7 +70,7 @@ pub(super) fn check(
 fn opposites_kept(
     kept: (&[Token], &[Class]),
     said: (&[Token], &[Class]),
-    lexicon: &Lexicon,
+    lexicon: &'static Lexicon,
 ) -> Result<(), FactRefusal> {
     // The words of either text that have an opposite (most texts: none).
     let polar = |(tokens, classes): (&[Token], &[Class])| -> Vec<String> {
@@ -104,21 +104,31 @@ fn opposites_kept(
 /// Each filled value found in both texts, or the refusal naming the first
 /// one the rephrased text lost.
 fn place_values<'f>(
-    kept: &[Token],
+    (reviewed, kept): (&str, &[Token]),
     filled: &'f [Filled],
     said: &[Token],
     said_codes: &[String],
-    lexicon: &Lexicon,
+    lexicon: &'static Lexicon,
 ) -> Result<Vec<Placed<'f>>, FactRefusal> {
     let mut placed = Vec::with_capacity(filled.len());
     for value in filled {
-        let mut tokens = read(&value.value, lexicon);
-        join_codes(&mut tokens, &value.value, said_codes);
-        let tokens: Vec<Kind> = tokens
-            .into_iter()
-            .map(|t| t.kind)
-            .filter(|k| *k != Kind::Break)
-            .collect();
+        let not_break = |k: &Kind| *k != Kind::Break;
+        let tokens: Vec<Kind> = match read_in_place(reviewed, kept, &value.value) {
+            Some(tokens) => tokens
+                .iter()
+                .map(|t| t.kind.clone())
+                .filter(not_break)
+                .collect(),
+            None => {
+                let mut tokens = read(&value.value, lexicon);
+                join_codes(&mut tokens, &value.value, said_codes);
+                tokens
+                    .into_iter()
+                    .map(|t| t.kind)
+                    .filter(not_break)
+                    .collect()
+            }
+        };
         if tokens.is_empty() {
             continue;
         }
@@ -133,6 +143,41 @@ fn place_values<'f>(
         });
     }
     Ok(placed)
+}
+
+/// The reading of a filled value where it first stands in the reviewed
+/// text, when its tokens begin and end with it (so nothing around it is
+/// read with it): the same reading as the value read alone, without
+/// reading it again (but for a number word its context reads as a pronoun,
+/// `this one`, as the answer may). `None` when a token reaches across its edges
+/// (`$7.5` for `7.5`, a date for its day).
+pub(super) fn read_in_place<'k, 't>(
+    reviewed: &str,
+    kept: &'k [Token<'t>],
+    value: &str,
+) -> Option<&'k [Token<'t>]> {
+    let start = find_text(reviewed, value)?;
+    let end = start + value.len();
+    let first = kept.iter().position(|t| t.span.end > start)?;
+    let last = kept[first..]
+        .iter()
+        .position(|t| t.span.end >= end)
+        .map(|i| first + i)?;
+    let aligned = kept[first].span.start == start && kept[last].span.end == end;
+    aligned.then(|| &kept[first..=last])
+}
+
+/// Where `needle` first stands in `haystack`: a short needle by its first
+/// byte (a general searcher costs more to set up than a value takes to
+/// find), a long one by `str::find` (linear).
+fn find_text(haystack: &str, needle: &str) -> Option<usize> {
+    const SHORT: usize = 16;
+    if needle.len() > SHORT {
+        return haystack.find(needle);
+    }
+    let (bytes, wanted) = (haystack.as_bytes(), needle.as_bytes());
+    let first = *wanted.first()?;
+    (0..bytes.len()).find(|&at| bytes[at] == first && bytes[at..].starts_with(wanted))
 }
 
 /// The codes of a reading (`ua455`).
@@ -180,6 +225,7 @@ fn join_codes(tokens: &mut Vec<Token>, text: &str, codes: &[String]) {
                     [Token {
                         kind: Kind::Figure(Figure::Code(spelled)),
                         span,
+                        entry: None,
                     }],
                 );
             }
@@ -265,9 +311,11 @@ impl Texts<'_> {
                 .collect()
         };
         let mut unmatched = figures(self.said);
-        let mut pairs = Vec::new();
+        let mut pairs = Vec::with_capacity(unmatched.len());
         let mut lost = Vec::new();
-        for kept in figures(self.kept) {
+        let kept_figures =
+            (0..self.kept.len()).filter(|&i| matches!(self.kept[i].kind, Kind::Figure(_)));
+        for kept in kept_figures {
             match unmatched
                 .iter()
                 .position(|&said| self.kept[kept].kind == self.said[said].kind)
@@ -360,7 +408,7 @@ impl Texts<'_> {
             .collect();
         for (i, placed) in self.placed.iter().enumerate() {
             if let (true, Some(kept)) = (placed.words_only, placed.reviewed.clone()) {
-                let words = placed.filled.value.to_lowercase();
+                let words = placed.filled.value.as_str();
                 values.push((kept, placed.answer.clone(), Role::Words(i, words)));
             }
         }
@@ -435,17 +483,24 @@ impl Texts<'_> {
 enum Role<'f> {
     Figure(&'f Figure),
     /// A filled value of words only: the index of its placement, its words.
-    Words(usize, String),
+    Words(usize, &'f str),
 }
 
 impl Role<'_> {
     fn could_trade_with(&self, other: &Role<'_>) -> bool {
         match (self, other) {
             (Role::Figure(a), Role::Figure(b)) => a.could_trade_with(b),
-            (Role::Words(_, a), Role::Words(_, b)) => a != b,
+            (Role::Words(_, a), Role::Words(_, b)) => !same_words(a, b),
             _ => false,
         }
     }
+}
+
+/// Whether two values are the same words, case aside (without
+/// allocating for the usual ASCII values).
+fn same_words(a: &str, b: &str) -> bool {
+    a.eq_ignore_ascii_case(b)
+        || (!a.is_ascii() || !b.is_ascii()) && a.to_lowercase() == b.to_lowercase()
 }
 
 /// What a token is to the words that tie values to roles.

@@ -5,6 +5,7 @@ use std::borrow::Cow;
 use std::fmt;
 use std::ops::Range;
 
+use super::lexicon::Word;
 use super::number::Decimal;
 
 /// One thing read: a word, a figure, or a sentence break.
@@ -13,6 +14,8 @@ pub(crate) struct Token<'t> {
     pub kind: Kind<'t>,
     /// Where it stands in the text (bytes).
     pub span: Range<usize>,
+    /// A word's entry in the lexicon.
+    pub entry: Option<&'static Word>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -5,6 +5,7 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
+use super::lexicon::{Lexicon, Word};
 use super::number::{digit_value, superscript_value};
 
 /// One run of the text.
@@ -39,15 +40,16 @@ pub(crate) struct Lexeme<'t> {
     pub lex: Lex<'t>,
     pub span: Range<usize>,
     pub gap: Gap,
+    /// What the lexicon says of a word (looked up once, here).
+    pub entry: Option<&'static Word>,
 }
 
-/// The runs of `text`.
-pub(crate) fn lex(text: &str) -> Vec<Lexeme<'_>> {
+/// The runs of `text`, each word with its entry in `lexicon`.
+pub(crate) fn lex<'t>(text: &'t str, lexicon: &'static Lexicon) -> Vec<Lexeme<'t>> {
     let mut out: Vec<Lexeme<'_>> = Vec::with_capacity(text.len() / 4 + 1);
     let mut at = 0;
     let mut gap = Gap::None;
     while let Some(c) = char_at(text, at) {
-        let start = at;
         if c.is_whitespace() {
             let end = scan(text, at, char::is_whitespace);
             let one = end == at + c.len_utf8();
@@ -56,33 +58,53 @@ pub(crate) fn lex(text: &str) -> Vec<Lexeme<'_>> {
             at = end;
             continue;
         }
-        let (lex, end) = if digit_value(c).is_some() {
-            let end = scan(text, at, |c| digit_value(c).is_some());
-            (Lex::Digits(ascii_digits(&text[start..end])), end)
-        } else if superscript_value(c).is_some() {
-            let end = scan(text, at, |c| superscript_value(c).is_some());
-            let digits = text[start..end]
-                .chars()
-                .filter_map(superscript_value)
-                .map(|d| char::from(b'0' + d))
-                .collect();
-            (Lex::Super(digits), end)
-        } else if c.is_alphabetic() {
-            word(text, start)
-        } else if c.is_numeric() {
-            (Lex::Numeric, at + c.len_utf8())
-        } else {
-            (Lex::Sym(c), at + c.len_utf8())
+        let (lex, end) = run(text, at, c);
+        let entry = match &lex {
+            Lex::Word(word) => lexicon.entry(word),
+            _ => None,
         };
         out.push(Lexeme {
             lex,
-            span: start..end,
+            span: at..end,
             gap,
+            entry,
         });
         gap = Gap::None;
         at = end;
     }
     out
+}
+
+/// The run that starts with `c` at byte `start`, and where it ends.
+fn run(text: &str, start: usize, c: char) -> (Lex<'_>, usize) {
+    if c.is_ascii_alphabetic() {
+        return word(text, start);
+    }
+    if c.is_ascii_digit() {
+        let end = scan(text, start, |c| digit_value(c).is_some());
+        return (Lex::Digits(ascii_digits(&text[start..end])), end);
+    }
+    if c.is_ascii() {
+        return (Lex::Sym(c), start + 1);
+    }
+    if digit_value(c).is_some() {
+        let end = scan(text, start, |c| digit_value(c).is_some());
+        (Lex::Digits(ascii_digits(&text[start..end])), end)
+    } else if superscript_value(c).is_some() {
+        let end = scan(text, start, |c| superscript_value(c).is_some());
+        let digits = text[start..end]
+            .chars()
+            .filter_map(superscript_value)
+            .map(|d| char::from(b'0' + d))
+            .collect();
+        (Lex::Super(digits), end)
+    } else if c.is_alphabetic() {
+        word(text, start)
+    } else if c.is_numeric() {
+        (Lex::Numeric, start + c.len_utf8())
+    } else {
+        (Lex::Sym(c), start + c.len_utf8())
+    }
 }
 
 /// The character at byte `at` (ASCII without decoding).
@@ -119,6 +141,9 @@ fn ascii_digits(run: &str) -> Cow<'_, str> {
 /// (borrowed when it is lowercase ASCII as written). The word and where
 /// its run ends.
 fn word(text: &str, start: usize) -> (Lex<'_>, usize) {
+    if let Some(plain) = ascii_word(text, start) {
+        return plain;
+    }
     let letter_after = |at: usize| char_at(text, at).is_some_and(char::is_alphabetic);
     let mut end = scan(text, start, char::is_alphabetic);
     let mut letters_end = end;
@@ -151,4 +176,25 @@ fn word(text: &str, start: usize) -> (Lex<'_>, usize) {
         Cow::Owned(word)
     };
     (Lex::Word(lower), end)
+}
+
+/// The common case of [`word`] without decoding: ASCII letters up to an
+/// ASCII byte that is no quote (`None` otherwise).
+fn ascii_word(text: &str, start: usize) -> Option<(Lex<'_>, usize)> {
+    let bytes = text.as_bytes();
+    let len = bytes[start..]
+        .iter()
+        .position(|b| !b.is_ascii_alphabetic())
+        .unwrap_or(bytes.len() - start);
+    let end = start + len;
+    if bytes.get(end).is_some_and(|&b| !b.is_ascii() || b == b'\'') {
+        return None;
+    }
+    let run = &text[start..end];
+    let lower = if run.bytes().all(|b| b.is_ascii_lowercase()) {
+        Cow::Borrowed(run)
+    } else {
+        Cow::Owned(run.to_ascii_lowercase())
+    };
+    Some((Lex::Word(lower), end))
 }

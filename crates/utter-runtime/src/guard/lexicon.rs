@@ -57,37 +57,53 @@ pub(crate) struct Lexicon {
     pub index: OnceLock<Index>,
 }
 
-/// FNV-1a: the index's keys are short words, hashed on every look-up;
-/// SipHash's resistance to chosen keys buys nothing for a fixed table.
+/// The index's hash: the first eight bytes of a word, its length and its
+/// last byte, mixed by one multiplication. The keys are short words of a
+/// fixed table, hashed on every look-up; SipHash's resistance to chosen
+/// keys buys nothing here, and a collision only costs a comparison.
 #[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Fnv;
+pub(crate) struct WordHash;
 
-impl std::hash::BuildHasher for Fnv {
-    type Hasher = FnvHasher;
-    fn build_hasher(&self) -> FnvHasher {
-        FnvHasher(0xcbf2_9ce4_8422_2325)
+impl std::hash::BuildHasher for WordHash {
+    type Hasher = WordHasher;
+    fn build_hasher(&self) -> WordHasher {
+        WordHasher(0)
     }
 }
 
-pub(crate) struct FnvHasher(u64);
+pub(crate) struct WordHasher(u64);
 
-impl std::hash::Hasher for FnvHasher {
+impl std::hash::Hasher for WordHasher {
     fn finish(&self) -> u64 {
         self.0
     }
 
     fn write(&mut self, bytes: &[u8]) {
-        for &byte in bytes {
-            self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(0x100_0000_01b3);
-        }
+        // Folded, not copied: a copy to the stack and a wide load back
+        // stalls on short words.
+        let head = bytes
+            .iter()
+            .take(8)
+            .fold(0u64, |h, &b| h << 8 | u64::from(b));
+        let last = u64::from(bytes.last().copied().unwrap_or(0));
+        let mixed = head ^ (bytes.len() as u64).rotate_right(8) ^ last << 48;
+        self.0 = (self.0.rotate_left(5) ^ mixed).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     }
 }
 
-/// The tables by word, and the first letters of the number words (asked
-/// of every word, so most words are answered without hashing).
+/// The tables by word, and two filters asked before hashing (so most
+/// words, in no table, are answered without it).
 pub(crate) struct Index {
-    words: HashMap<&'static str, Word, Fnv>,
+    words: HashMap<&'static str, Word, WordHash>,
+    /// By first byte: bit `n` set when some word of the index of that
+    /// first byte is `n` bytes long (63: longer).
+    shapes: [u64; 256],
     number_initials: [bool; 256],
+}
+
+/// The bit of [`Index::shapes`] for a word's length.
+fn length_bit(word: &str) -> u64 {
+    1 << word.len().min(63)
 }
 
 /// What the comparison asks of a word (not a word: all false).
@@ -99,7 +115,7 @@ pub(crate) struct Class {
 }
 
 /// What the tables say of one word.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Word {
     unit: Option<&'static str>,
     currency: Option<&'static str>,
@@ -442,11 +458,16 @@ impl Lexicon {
     }
 
     fn word(&self, word: &str) -> Option<&Word> {
-        self.index().words.get(word)
+        let index = self.index();
+        let first = *word.as_bytes().first()?;
+        if index.shapes[usize::from(first)] & length_bit(word) == 0 {
+            return None;
+        }
+        index.words.get(word)
     }
 
     fn build_index(&self) -> Index {
-        let mut index: HashMap<&'static str, Word, Fnv> = HashMap::default();
+        let mut index: HashMap<&'static str, Word, WordHash> = HashMap::default();
         for &(word, name) in self.units {
             index.entry(word).or_default().unit = Some(name);
         }
@@ -479,8 +500,13 @@ impl Lexicon {
             }
             set
         };
+        let mut shapes = [0u64; 256];
+        for word in index.keys() {
+            shapes[usize::from(word.as_bytes()[0])] |= length_bit(word);
+        }
         Index {
             number_initials: initials(&mut self.number_word_list.iter().copied()),
+            shapes,
             words: index,
         }
     }
@@ -491,12 +517,10 @@ impl Lexicon {
             .is_some_and(|&b| initials[usize::from(b)])
     }
 
-    pub(crate) fn unit(&self, word: &str) -> Option<&'static str> {
-        self.word(word)?.unit
-    }
-
-    pub(crate) fn currency_code(&self, word: &str) -> Option<&'static str> {
-        self.word(word)?.currency
+    /// What the tables say of `word` (lowercase): looked up once, when
+    /// the word is read.
+    pub(crate) fn entry(&'static self, word: &str) -> Option<&'static Word> {
+        self.word(word)
     }
 
     pub(crate) fn currency_sign(&self, c: char) -> Option<&'static str> {
@@ -506,30 +530,25 @@ impl Lexicon {
             .map(|(_, name)| *name)
     }
 
-    pub(crate) fn magnitude(&self, word: &str) -> Option<i64> {
-        self.word(word)?.magnitude
-    }
-
     pub(crate) fn magnitude_suffix(&self, as_written: &str) -> Option<i64> {
         lookup(self.magnitude_suffixes, as_written)
     }
 
-    pub(crate) fn month(&self, word: &str) -> Option<u8> {
-        self.word(word)?.month
-    }
-
-    /// Whether `word` may be (part of) a number written in words.
-    pub(crate) fn may_be_number_word(&self, word: &str) -> bool {
-        if !Self::starts_with_one_of(word, &self.index().number_initials) {
-            return false;
+    /// Whether `word` (whose entry is `entry`) may be (part of) a number
+    /// written in words.
+    pub(crate) fn may_be_number_word(&self, word: &str, entry: Option<&Word>) -> bool {
+        if entry.is_some_and(|w| w.number) {
+            return true;
         }
-        let listed = |w: &str| self.word(w).is_some_and(|w| w.number);
-        listed(word) || word.strip_suffix('s').is_some_and(listed)
+        // `thousands`
+        Self::starts_with_one_of(word, &self.index().number_initials)
+            && word
+                .strip_suffix('s')
+                .is_some_and(|w| self.word(w).is_some_and(|w| w.number))
     }
 
-    /// What the comparison asks of a word, in one look-up.
-    pub(crate) fn class(&self, word: &str) -> Class {
-        let entry = self.word(word);
+    /// What the comparison asks of a word whose entry is `entry`.
+    pub(crate) fn class(&self, word: &str, entry: Option<&Word>) -> Class {
         Class {
             filler: entry.is_some_and(|w| w.filler),
             negation: entry.is_some_and(|w| w.negation) || word.ends_with(self.negation_suffix),
@@ -543,6 +562,29 @@ impl Lexicon {
         self.pronoun_numbers
             .iter()
             .any(|(number, after)| *number == word && after.contains(&before))
+    }
+}
+
+impl Word {
+    /// What the word after a number says it measures: a unit or currency.
+    pub(crate) fn measure(&self) -> Option<&'static str> {
+        self.unit.or(self.currency)
+    }
+
+    pub(crate) fn unit(&self) -> Option<&'static str> {
+        self.unit
+    }
+
+    pub(crate) fn currency(&self) -> Option<&'static str> {
+        self.currency
+    }
+
+    pub(crate) fn month(&self) -> Option<u8> {
+        self.month
+    }
+
+    pub(crate) fn magnitude(&self) -> Option<i64> {
+        self.magnitude
     }
 }
 

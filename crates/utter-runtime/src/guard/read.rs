@@ -8,13 +8,13 @@ use std::ops::Range;
 
 pub(crate) use super::figure::{Figure, Kind, Token, Unit};
 use super::lex::{Gap, Lex, Lexeme, lex};
-use super::lexicon::Lexicon;
+use super::lexicon::{Lexicon, Word};
 use super::number::Decimal;
 use super::words::{NumberWords, dates, number_words};
 
 /// The words and figures of `text`.
-pub(crate) fn read<'t>(text: &'t str, lexicon: &Lexicon) -> Vec<Token<'t>> {
-    let lexemes = lex(text);
+pub(crate) fn read<'t>(text: &'t str, lexicon: &'static Lexicon) -> Vec<Token<'t>> {
+    let lexemes = lex(text, lexicon);
     let number_words = number_words(&lexemes, lexicon);
     let mut reader = Reader {
         text,
@@ -29,14 +29,14 @@ pub(crate) fn read<'t>(text: &'t str, lexicon: &Lexicon) -> Vec<Token<'t>> {
             None => reader.next(at),
         };
     }
-    dates(&mut reader.out, lexicon);
+    dates(&mut reader.out);
     reader.out
 }
 
 struct Reader<'t, 'l> {
     text: &'t str,
     lexemes: &'l [Lexeme<'t>],
-    lexicon: &'l Lexicon,
+    lexicon: &'static Lexicon,
     out: Vec<Token<'t>>,
 }
 
@@ -55,6 +55,11 @@ impl<'t, 'l> Reader<'t, 'l> {
             .get(at)
             .filter(|l| l.gap == Gap::None)
             .map(|l| &l.lex)
+    }
+
+    /// The lexicon's entry for the word at `at`.
+    fn entry(&self, at: usize) -> Option<&'static Word> {
+        self.lexemes.get(at)?.entry
     }
 
     fn word(&self, at: usize) -> Option<&'l str> {
@@ -76,12 +81,20 @@ impl<'t, 'l> Reader<'t, 'l> {
         self.lexemes.get(at).map_or("", |l| &text[l.span.clone()])
     }
 
+    // Inlined: a kind passed by reference is written narrow and read wide,
+    // which stalls.
+    #[inline(always)]
     fn push(&mut self, kind: Kind<'t>, lexemes: Range<usize>) {
         let start = self.lexemes[lexemes.start].span.start;
         let end = self.lexemes[lexemes.end - 1].span.end;
+        let entry = match kind {
+            Kind::Word(_) if lexemes.len() == 1 => self.lexemes[lexemes.start].entry,
+            _ => None,
+        };
         self.out.push(Token {
             kind,
             span: start..end,
+            entry,
         });
     }
 
@@ -182,6 +195,10 @@ impl<'t, 'l> Reader<'t, 'l> {
         if let Some(name) = self.lexicon.currency_sign(*c) {
             return Some(Unit::Named(name));
         }
+        if c.is_ascii() {
+            // `$`, the one ASCII currency sign, is in every lexicon.
+            return None;
+        }
         use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
         (c.general_category() == GeneralCategory::CurrencySymbol).then_some(Unit::Sign(*c))
     }
@@ -195,7 +212,7 @@ impl<'t, 'l> Reader<'t, 'l> {
         // `EUR 20`: a currency code before its amount.
         let digits_after_space = self.gap(at + 1) == Some(Gap::Space)
             && matches!(self.lex(at + 1), Some(Lex::Digits(_)));
-        if digits_after_space && let Some(name) = self.lexicon.currency_code(&word) {
+        if digits_after_space && let Some(name) = self.entry(at).and_then(Word::currency) {
             return self.figure(at, at + 1, false, Some(Unit::Named(name)));
         }
         self.push(Kind::Word(word), at..at + 1);
@@ -240,10 +257,10 @@ impl<'t, 'l> Reader<'t, 'l> {
     /// An ISO date, a time of day, or a form of digits and `/` or `.`
     /// read no further.
     fn date_or_time(&mut self, at: usize) -> Option<usize> {
-        let first = self.digits(at)?.to_owned();
+        let first = self.digits(at)?;
         let sep = |r: &Self, i: usize, c: char| r.touching(i) == Some(&Lex::Sym(c));
         let touching_digits = |r: &Self, i: usize| match r.touching(i) {
-            Some(Lex::Digits(d)) => Some(d.clone()),
+            Some(Lex::Digits(d)) => Some(d.as_ref()),
             _ => None,
         };
         // `2026-12-05`
@@ -272,7 +289,7 @@ impl<'t, 'l> Reader<'t, 'l> {
                 end += 2;
             }
             let (meridiem, after) = self.meridiem(end);
-            return self.time(at, &first, &minutes, seconds, meridiem, after);
+            return self.time(at, first, minutes, seconds, meridiem, after);
         }
         // `6.40 pm`, `6 pm`, `6pm`
         if first.len() <= 2 {
@@ -280,10 +297,10 @@ impl<'t, 'l> Reader<'t, 'l> {
                 && let Some(minutes) = touching_digits(self, at + 2).filter(|m| m.len() == 2)
                 && let (Some(pm), after) = self.meridiem(at + 3)
             {
-                return self.time(at, &first, &minutes, 0, Some(pm), after);
+                return self.time(at, first, minutes, 0, Some(pm), after);
             }
             if let (Some(pm), after) = self.meridiem(at + 1) {
-                return self.time(at, &first, "00", 0, Some(pm), after);
+                return self.time(at, first, "00", 0, Some(pm), after);
             }
         }
         // `12/05/2026`, `5.12.2026`, `1/2`: read no further.
@@ -359,15 +376,15 @@ impl<'t, 'l> Reader<'t, 'l> {
     /// A number from the digits at `at`: grouping, fraction, exponent,
     /// power, magnitude, then what it measures.
     fn number(&mut self, start: usize, at: usize, negative: bool, unit: Option<Unit>) -> usize {
-        let first = self.digits(at).unwrap_or_default().to_owned();
-        let mut integer = first.clone();
+        let first = self.digits(at).unwrap_or_default();
+        let mut integer = Cow::Borrowed(first);
         let mut end = at + 1;
         // Grouped thousands: `1,000`, `1'000`, `1 000`.
         if first.len() <= 3 {
             let mut spaced = None;
             loop {
                 let group = |r: &Self, i: usize| match r.lex(i) {
-                    Some(Lex::Digits(d)) if d.len() == 3 => Some(d.clone()),
+                    Some(Lex::Digits(d)) if d.len() == 3 => Some(d.as_ref()),
                     _ => None,
                 };
                 if matches!(self.touching(end), Some(Lex::Sym(',' | '\'' | '’')))
@@ -375,7 +392,7 @@ impl<'t, 'l> Reader<'t, 'l> {
                     && spaced != Some(true)
                     && let Some(g) = group(self, end + 1)
                 {
-                    integer.push_str(&g);
+                    integer.to_mut().push_str(g);
                     end += 2;
                     spaced = Some(false);
                 } else if self.gap(end) == Some(Gap::Space)
@@ -383,7 +400,7 @@ impl<'t, 'l> Reader<'t, 'l> {
                     && let Some(g) = group(self, end)
                     && !self.number_goes_on_oddly(end + 1)
                 {
-                    integer.push_str(&g);
+                    integer.to_mut().push_str(g);
                     end += 1;
                     spaced = Some(true);
                 } else {
@@ -402,11 +419,11 @@ impl<'t, 'l> Reader<'t, 'l> {
             }
             return self.as_written_from(start, end);
         }
-        let mut fraction = Cow::Borrowed("");
+        let mut fraction = "";
         if self.touching(end) == Some(&Lex::Sym('.'))
             && let Some(Lex::Digits(f)) = self.touching(end + 1)
         {
-            fraction = f.clone();
+            fraction = f;
             end += 2;
         }
         // `007`, `02134`: a code, its zeros part of it.
@@ -418,9 +435,9 @@ impl<'t, 'l> Reader<'t, 'l> {
             exponent = e;
             end = after;
         } else if let Some(Lex::Word(_)) = self.touching(end) {
-            return self.attached(start, at, end, negative, unit, &integer, &fraction);
+            return self.attached(start, at, end, negative, unit, &integer, fraction);
         }
-        let mut value = Decimal::new(&integer, &fraction, exponent);
+        let mut value = Decimal::new(&integer, fraction, exponent);
         if let Some(Lex::Super(power)) = self.touching(end).cloned() {
             end += 1;
             match power_of(&value, &power) {
@@ -493,11 +510,7 @@ impl<'t, 'l> Reader<'t, 'l> {
             if fraction.is_empty() && self.lexicon.ordinal_suffixes.contains(&word.as_str()) {
                 return self.measured(start, end + 1, value, negative, unit);
             }
-            if let Some(name) = self
-                .lexicon
-                .unit(&word)
-                .or(self.lexicon.currency_code(&word))
-            {
+            if let Some(name) = self.entry(end).and_then(Word::measure) {
                 let unit = unit.or(Some(Unit::Named(name)));
                 return self.measured_as(start, end + 1, value, negative, unit);
             }
@@ -547,7 +560,7 @@ impl<'t, 'l> Reader<'t, 'l> {
 
     fn magnitudes(&self, mut at: usize, mut value: Decimal) -> (Decimal, usize) {
         while matches!(self.gap(at), Some(Gap::Space | Gap::None))
-            && let Some(power) = self.word(at).and_then(|w| self.lexicon.magnitude(w))
+            && let Some(power) = self.entry(at).and_then(Word::magnitude)
         {
             value = value.scaled(power);
             at += 1;
@@ -580,10 +593,7 @@ impl<'t, 'l> Reader<'t, 'l> {
                 return Some((Unit::Named(name), at + 2));
             }
         }
-        let name = self
-            .lexicon
-            .unit(word)
-            .or_else(|| self.lexicon.currency_code(word))?;
+        let name = self.entry(at).and_then(Word::measure)?;
         Some((Unit::Named(name), at + 1))
     }
 
@@ -598,7 +608,7 @@ impl<'t, 'l> Reader<'t, 'l> {
         if !by {
             return None;
         }
-        let name = self.lexicon.unit(self.word(at + 1)?)?;
+        let name = self.entry(at + 1).and_then(Word::unit)?;
         Some((name, at + 2))
     }
 

@@ -17,7 +17,8 @@ pub(crate) struct NumberWords {
 /// The numbers written in words, found by `text2num` over the words (a
 /// hyphen inside a number, `twenty-five`, is part of it).
 pub(crate) fn number_words(lexemes: &[Lexeme], lexicon: &Lexicon) -> Vec<NumberWords> {
-    let may_be = |l: &Lexeme| matches!(&l.lex, Lex::Word(w) if lexicon.may_be_number_word(w));
+    let may_be =
+        |l: &Lexeme| matches!(&l.lex, Lex::Word(w) if lexicon.may_be_number_word(w, l.entry));
     if !lexemes.iter().any(may_be) {
         return Vec::new();
     }
@@ -92,7 +93,7 @@ impl text2num::Token for &StreamToken<'_> {
 
 /// Written English dates: `December 5, 2026`, `5 December 2026`, `the 5th
 /// of Dec`, a month next to a day (and a year).
-pub(crate) fn dates(tokens: &mut Vec<Token<'_>>, lexicon: &Lexicon) {
+pub(crate) fn dates(tokens: &mut Vec<Token<'_>>) {
     // A bare whole number (no unit, no rate) in `range`.
     let whole_in =
         |t: Option<&Token>, range: std::ops::RangeInclusive<u32>| match t.map(|t| &t.kind) {
@@ -106,7 +107,7 @@ pub(crate) fn dates(tokens: &mut Vec<Token<'_>>, lexicon: &Lexicon) {
     let day = |t: Option<&Token>| whole_in(t, 1..=31);
     let year = |t: Option<&Token>| whole_in(t, 1000..=2999);
     let month = |t: Option<&Token>| match t.map(|t| &t.kind) {
-        Some(Kind::Word(w)) => lexicon.month(w),
+        Some(Kind::Word(_)) => t.and_then(|t| t.entry).and_then(|w| w.month()),
         _ => None,
     };
     if !tokens.iter().any(|t| day(Some(t)).is_some()) {
@@ -140,6 +141,7 @@ pub(crate) fn dates(tokens: &mut Vec<Token<'_>>, lexicon: &Lexicon) {
                     day: day as u8,
                 }),
                 span,
+                entry: None,
             };
             tokens.splice(at..end, [date]);
         }
