@@ -11,8 +11,12 @@ trap 'rm -rf "$work"' EXIT
 bash "$here/build.sh" "$work/site"
 [ -d "$here/tests/node_modules/playwright-core" ] || npm ci --prefix "$here/tests" --no-audit --no-fund
 cd "$repo"
-cargo run --locked -q -p utter-cli -- snapshot --format html --out "$work/report.html" examples/card-agent
 mkdir -p docs/images
-SITE="$work/site" REPORT="$work/report.html" AGENT="$repo/examples/card-agent" OUT="$repo/docs/images" \
+SITE="$work/site" AGENT="$repo/examples/card-agent" OUT="$repo/docs/images" \
     node "$here/tests/screenshots.mjs"
-ls -l docs/images/playground-*.png docs/images/review-report.png
+# The review report's and the diff's, at 1280 and 800 px: written by their
+# layout test, which checks the layout they show.
+UTTER_BROWSER_TESTS=require cargo test --locked -q -p utter-playground --test browser
+shots="${CARGO_TARGET_DIR:-target}/tmp/browser/shots"
+cp "$shots"/review-*.png docs/images/
+ls -l docs/images/playground-*.png docs/images/review-*.png

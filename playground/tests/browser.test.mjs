@@ -38,17 +38,17 @@ test("the review report loads from disk with no console error and shows every re
   assert.deepEqual(problems, []);
   assert.deepEqual(requests, [url], "the report fetches nothing");
   assert.match(await page.title(), /wording/i);
-  const names = await page.locator("article h3 code").allTextContents();
+  const names = await page.locator("details.response > summary code").allTextContents();
   for (const name of JSON.parse(process.env.REPORT_RESPONSES)) {
     assert.ok(names.includes(name), `${name} is on the page`);
   }
-  assert.equal(await page.locator("nav ul.toc li").count() > 0, true, "a contents list");
+  assert.ok((await page.locator("nav li a[href^=\"#r\"]").count()) >= names.length, "a contents list leading to every response");
   assert.ok((await page.locator(".variant").count()) >= names.length, "every variant");
   assert.ok((await page.locator(".badge.rephrase").count()) > 0, "rephrase badges");
   const body = await page.locator("body").textContent();
   assert.ok(body.includes(process.env.REPORT_FINGERPRINT), "the wording fingerprint");
   // The contents list leads to each response.
-  await page.locator("nav ul.toc a").first().click();
+  await page.locator("nav a[href^=\"#r\"]").first().click();
   assert.deepEqual(problems, []);
   await page.close();
 });
@@ -60,7 +60,66 @@ test("the diff report marks the changed words and loads with no console error", 
   assert.deepEqual(problems, []);
   assert.deepEqual(requests, [url]);
   assert.ok((await page.locator("del").count()) > 0 && (await page.locator("ins").count()) > 0);
-  assert.match(await page.locator("h2").first().textContent(), /review first/i);
+  assert.match(await page.locator("#first h2").textContent(), /review first/i);
+  await page.close();
+});
+
+/// In every row of every before/after table of the page: the after cell
+/// right of the before cell on the same line, and no text wider than its
+/// cell (measured by the browser's layout, not read from the DOM).
+async function sideBySide(page) {
+  return page.$$eval("table.diff tbody tr", (rows) =>
+    rows.map((row) => {
+      const before = row.querySelector("td.before");
+      const after = row.querySelector("td.after");
+      const b = before.getBoundingClientRect();
+      const a = after.getBoundingClientRect();
+      const overflowing = [...row.querySelectorAll("td, th, .text")]
+        .filter((el) => el.scrollWidth > el.clientWidth + 1)
+        .map((el) => el.className || el.tagName);
+      return {
+        row: row.querySelector("th")?.textContent ?? "",
+        rightOf: a.left >= b.right - 1,
+        sameLine: Math.abs(a.top - b.top) < 1,
+        widths: [Math.round(b.width), Math.round(a.width)],
+        overflowing,
+      };
+    }),
+  );
+}
+
+test("the diff report: before and after side by side in every row, no text overflows, at 1280 and 800 px", async () => {
+  for (const width of [1280, 800]) {
+    const page = await browser.newPage({ viewport: { width, height: 900 } });
+    await page.goto("file://" + process.env.DIFF);
+    const rows = await sideBySide(page);
+    assert.ok(rows.length >= 3, `rows at ${width}: ${JSON.stringify(rows)}`);
+    for (const row of rows) {
+      assert.ok(row.rightOf && row.sameLine, `at ${width} px, after is right of before: ${JSON.stringify(row)}`);
+      assert.ok(Math.abs(row.widths[0] - row.widths[1]) <= 2, `equal columns at ${width}: ${JSON.stringify(row)}`);
+      assert.deepEqual(row.overflowing, [], `at ${width} px nothing overflows: ${JSON.stringify(row)}`);
+    }
+    // The page itself never scrolls sideways, nor does the report's.
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `diff at ${width}`);
+    await page.locator("#first").evaluate((el) => el.scrollIntoView());
+    await page.screenshot({ path: `${process.env.SHOTS}/review-diff-${width}.png` });
+    await page.goto("file://" + process.env.REPORT);
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `report at ${width}`);
+    const wide = await page.$$eval(".text", (els) => els.filter((el) => el.scrollWidth > el.clientWidth + 1).length);
+    assert.equal(wide, 0, `report texts overflow at ${width}`);
+    const fee = page.locator("details.response", { has: page.locator("summary code", { hasText: /^utter_card_replacement_fee$/ }) });
+    await fee.evaluate((el) => el.scrollIntoView());
+    await page.screenshot({ path: `${process.env.SHOTS}/review-report-${width}.png` });
+    await page.close();
+  }
+  // Printed: no contents, and a section closed on screen is on paper.
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto("file://" + process.env.DIFF);
+  await page.locator("#c0 > summary").click();
+  assert.equal(await page.locator("#c0 table.diff").isVisible(), false, "closed on screen");
+  await page.emulateMedia({ media: "print" });
+  assert.equal(await page.locator("nav").isVisible(), false, "no contents on paper");
+  assert.equal(await page.locator("#c0 table.diff").isVisible(), true, "a closed section prints");
   await page.close();
 });
 
@@ -134,7 +193,7 @@ test("the playground: a typo is found at its line, fixing it removes it, render 
   // The review report of the edited agent.
   await page.click("#tab-report");
   const frame = page.frameLocator("#report");
-  assert.ok((await frame.locator("article h3 code").allTextContents()).includes("utter_card_replacement_fee"));
+  assert.ok((await frame.locator("details.response > summary code").allTextContents()).includes("utter_card_replacement_fee"));
   assert.deepEqual(problems, []);
   assert.ok(requests.every((r) => r.startsWith(site.url)), `only the site: ${requests}`);
   await page.close();
@@ -162,7 +221,7 @@ test("the playground: a shared link holds the files, and the agent's text is nev
   assert.equal(await again.page.locator("#delivered img, #delivered b").count(), 0, "no markup");
   await again.page.click("#tab-report");
   const frame = again.page.frameLocator("#report");
-  assert.equal(await frame.locator("article img, article b").count(), 0, "no markup in the report");
+  assert.equal(await frame.locator("details.response img, details.response b").count(), 0, "no markup in the report");
   assert.ok((await frame.locator("body").textContent()).includes("<img src=http://example.invalid/x"));
   for (const w of [{ problems, requests }, again]) {
     assert.deepEqual(w.problems, []);

@@ -1,7 +1,7 @@
 // The docs' screenshots of both pages, and the playground's keystroke-to-
 // findings time (median of 25 keystrokes) on the example and card agents.
 // Run by playground/screenshots.sh:
-//   SITE=<built playground> REPORT=<report.html> AGENT=<agent folder> OUT=<images folder>
+//   SITE=<built playground> AGENT=<agent folder> OUT=<images folder>
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { deflateRawSync } from "node:zlib";
@@ -67,9 +67,7 @@ await page.keyboard.type("s");
 await page.click("#tab-render");
 await page.screenshot({ path: join(process.env.OUT, "playground-render.png") });
 
-const report = await browser.newPage({ viewport: { width: 1100, height: 860 } });
-await report.goto("file://" + process.env.REPORT);
-await report.locator("article", { has: report.locator("h3 code", { hasText: /^utter_card_replacement_fee$/ }) }).evaluate((el) => el.scrollIntoView());
-await report.screenshot({ path: join(process.env.OUT, "review-report.png") });
+// The review report's screenshots come from its layout test (browser.test.mjs).
+
 await browser.close();
 site.close();

@@ -166,12 +166,12 @@ enum Command {
         /// Also list the bundled responses the project does not override.
         #[arg(long)]
         bundled: bool,
-        /// Compare with the file instead of writing it: exit 1 with a diff
-        /// when the wording changed.
+        /// Compare with the file instead of writing it: exit 1 with a
+        /// summary when the wording changed.
         #[arg(long)]
         check: bool,
-        /// How `--check` reports a change: a unified diff (`human`), GitHub workflow
-        /// commands, or JSON; `html` writes the review page instead (`--out`, else stdout).
+        /// How `--check` reports a change: a summary by response (`human`), GitHub
+        /// workflow commands, or JSON; `html` writes the review page instead (`--out`, else stdout).
         #[arg(long, value_enum, default_value_t = SnapshotFormat::Human)]
         format: SnapshotFormat,
     },

@@ -1099,7 +1099,7 @@ fn snapshot_check_fails_on_every_kind_of_wording_change() {
             "a changed text",
             "Standard.",
             "Standard fee.",
-            "+    text \"Standard fee.\"",
+            "    + text \"Standard fee.\"",
         ),
         (
             "a condition that moves a wording",
@@ -1111,7 +1111,7 @@ fn snapshot_check_fails_on_every_kind_of_wording_change() {
             "a flipped rephrase flag",
             "    - text: Standard.\n",
             "    - text: Standard.\n      metadata:\n        rephrase: true\n",
-            "+    rephrase true",
+            "    + rephrase true",
         ),
     ] {
         std::fs::write(&responses, original.replace(from, to)).unwrap();
@@ -1137,6 +1137,40 @@ fn snapshot_check_fails_on_every_kind_of_wording_change() {
     std::fs::write(&responses, original.replace("Standard.", "Standard fee.")).unwrap();
     assert_eq!(utter(&["snapshot", path]).status.code(), Some(0));
     assert_eq!(utter(&["snapshot", path, "--check"]).status.code(), Some(0));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// A snapshot that Git or an editor wrote with CR LF, a byte-order mark or
+/// trailing spaces holds the same wording: `--check` says so by name, not
+/// with line pairs that look the same.
+#[test]
+fn snapshot_check_names_invisible_differences() {
+    let dir = shadowed_with("snap-invisible", &[]);
+    let path = dir.to_str().unwrap();
+    assert_eq!(utter(&["snapshot", path]).status.code(), Some(0));
+    let snap = dir.join("responses.snap");
+    let written = std::fs::read_to_string(&snap).unwrap();
+    let lines = written.lines().count();
+    std::fs::write(&snap, format!("\u{feff}{}", written.replace('\n', " \r\n"))).unwrap();
+    let out = utter(&["snapshot", path, "--check"]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    assert!(text.contains("holds the reviewed wording, written with characters a line diff does not show: the file starts with a byte-order mark (U+FEFF); "), "{text}");
+    assert!(text.contains(&format!("{lines} lines end in CR LF (\\r\\n) where utter writes LF; {lines} lines end in spaces or tabs")), "{text}");
+    assert!(
+        text.contains("error: the snapshot file is not written as utter writes it"),
+        "{text}"
+    );
+    assert_eq!(text.lines().count(), 2, "{text}");
+    let out = utter(&["snapshot", path, "--check", "--format", "json"]);
+    assert_eq!(
+        json(&out)["summary"]["invisible"].as_array().unwrap().len(),
+        3
+    );
+    assert_eq!(
+        json(&out)["summary"]["changed"].as_array().unwrap().len(),
+        0
+    );
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -1332,7 +1366,21 @@ fn snapshot_writes_a_self_contained_review_page() {
     assert!(page.starts_with("<!DOCTYPE html>") && page.trim_end().ends_with("</html>"));
     let snap = std::fs::read_to_string(Path::new(&example()).join("responses.snap")).unwrap();
     let responses = snap.lines().filter(|l| l.starts_with("response ")).count();
-    assert_eq!(page.matches("<article").count(), responses);
+    assert_eq!(
+        page.matches("<details class=\"response\"").count(),
+        responses
+    );
+    // A header a reviewer signs: the agent, the fingerprint, the day, the counts.
+    let fingerprint = snap
+        .lines()
+        .find_map(|l| l.strip_prefix("fingerprint "))
+        .unwrap();
+    assert!(
+        page.contains(fingerprint.trim_matches('"')),
+        "the fingerprint"
+    );
+    assert!(page.contains("<th>Made on</th>") && page.contains("<th>Signature</th>"));
+    assert!(page.contains(&format!("{responses} responses, ")));
     for id in snap.lines().filter_map(|l| l.trim().strip_prefix("id ")) {
         assert!(
             page.contains(&format!("<code>{id}</code>")),
@@ -1342,6 +1390,17 @@ fn snapshot_writes_a_self_contained_review_page() {
     assert!(!page.contains("<script") && !page.contains("http://") && !page.contains("https://"));
     let both = utter(&["snapshot", &example(), "--format", "html", "--check"]);
     assert_eq!(both.status.code(), Some(2), "{}", stderr(&both));
+    // With SOURCE_DATE_EPOCH the page is made byte for byte again, dated by it.
+    let dated = || {
+        Command::new(env!("CARGO_BIN_EXE_utter"))
+            .args(["snapshot", &example(), "--format", "html"])
+            .env("SOURCE_DATE_EPOCH", "1796601600")
+            .output()
+            .expect("utter runs")
+    };
+    let (first, second) = (dated(), dated());
+    assert_eq!(first.stdout, second.stdout);
+    assert!(stdout(&first).contains("<th>Made on</th><td>2026-12-07</td>"));
 }
 
 /// `utter diff --format html`: the changed words marked, on one page.
@@ -1554,8 +1613,24 @@ fn hostile_snapshot_files_are_checked_in_bounded_work() {
     std::fs::write(&snap, foreign).unwrap();
     let out = utter(&["snapshot", path, "--check", "--out", snap.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
+    // Summed up in a few lines; the JSON's line diff counted, not diffed.
     assert!(
-        stdout(&out).starts_with(
+        stdout(&out)
+            .contains("changed: responses 0 changed, 1 added, 0 removed\n  added \"utter_a\"\n"),
+        "{}",
+        stdout(&out)
+    );
+    let out = utter(&[
+        "snapshot",
+        path,
+        "--check",
+        "--format",
+        "json",
+        "--out",
+        snap.to_str().unwrap(),
+    ]);
+    assert!(
+        json(&out)["diff"].as_str().unwrap().starts_with(
             "1000000 of the 1000000 lines of the snapshot file are not in the agent's snapshot"
         ),
         "{}",
@@ -1579,12 +1654,23 @@ fn hostile_snapshot_files_are_checked_in_bounded_work() {
     let out = utter(&["snapshot", path, "--check", "--out", snap.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     let printed = stdout(&out);
+    assert!(printed.lines().count() < 40, "{printed}");
+    let out = utter(&[
+        "snapshot",
+        path,
+        "--check",
+        "--format",
+        "json",
+        "--out",
+        snap.to_str().unwrap(),
+    ]);
+    let diff = json(&out)["diff"].as_str().unwrap().to_owned();
     assert!(
-        printed.lines().count() < 2_100,
+        diff.lines().count() < 2_100,
         "{} lines",
-        printed.lines().count()
+        diff.lines().count()
     );
-    assert!(printed.contains("the rest of the diff is not shown (cut at 2000 lines)"));
+    assert!(diff.contains("the rest of the diff is not shown (cut at 2000 lines)"));
     std::fs::write(&snap, vec![b'x'; 33 * 1024 * 1024]).unwrap();
     let out = utter(&["snapshot", path, "--check", "--out", snap.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));

@@ -22,15 +22,16 @@ fn a_closed_stdout_ends_every_command_quietly() {
         &["completions", "bash"],
     ];
     for args in commands {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_utter"))
+        // The reader is gone before utter starts (closed after the spawn,
+        // a short output could reach the pipe first on a loaded machine).
+        let (reader, writer) = std::io::pipe().expect("a pipe");
+        drop(reader);
+        let out = Command::new(env!("CARGO_BIN_EXE_utter"))
             .args(*args)
-            .stdout(Stdio::piped())
+            .stdout(writer)
             .stderr(Stdio::piped())
-            .spawn()
+            .output()
             .expect("utter runs");
-        // The reader goes away before utter writes a byte.
-        drop(child.stdout.take());
-        let out = child.wait_with_output().expect("utter ends");
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(
             !stderr.contains("panicked") && !stderr.contains("Broken pipe"),

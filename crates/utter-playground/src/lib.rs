@@ -51,7 +51,7 @@ fn answer(request: &str) -> Result<Json, String> {
         "check" => check(&agent),
         "render" => render(&agent, &request)?,
         "report" => {
-            json!({ "html": snapshot::html::report(agent.usable_registry(), snapshot::Options::default()) })
+            json!({ "html": snapshot::html::report(agent.usable_registry(), snapshot::Options::default(), &snapshot::html::Provenance::default()) })
         }
         other => return Err(format!("unknown op `{other}`: check, render or report")),
     };

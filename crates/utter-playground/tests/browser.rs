@@ -67,10 +67,22 @@ fn edited_copy(from: &Path, to: &Path) {
             edited_copy(&entry.path(), &target);
         } else {
             let text = std::fs::read_to_string(entry.path()).unwrap_or_default();
-            let edited = text.replace(
-                "Standard replacement is free.",
-                "Standard replacement costs nothing today.",
-            );
+            // A changed sentence, a long text with a word longer than a
+            // cell is wide, and a changed condition: what the layout test
+            // needs side by side.
+            let edited = text
+                .replace(
+                    "Standard replacement is free.",
+                    "Standard replacement costs nothing today.",
+                )
+                .replace(
+                    "No fee for cards reported stolen.",
+                    "No fee applies to cards reported stolen; details at https://example.com/cards/replacement/stolen-or-lost/terms-and-conditions-of-the-replacement-service-for-every-card-we-issue",
+                )
+                .replace(
+                    "Okay, I have not ordered a new card.",
+                    "Okay, I have not ordered a new card for you, and nothing was charged.",
+                );
             std::fs::write(target, edited).unwrap();
         }
     }
@@ -104,7 +116,14 @@ fn both_pages_work_in_headless_chromium() {
     let report = work.join("report.html");
     std::fs::write(
         &report,
-        snapshot::html::report(&registry, snapshot::Options::default()),
+        snapshot::html::report(
+            &registry,
+            snapshot::Options::default(),
+            &snapshot::html::Provenance {
+                agents: vec!["examples/card-agent".to_owned()],
+                date: Some("2026-12-07".to_owned()),
+            },
+        ),
     )
     .unwrap();
     let edited = work.join("edited-agent");
@@ -113,7 +132,11 @@ fn both_pages_work_in_headless_chromium() {
     let changes = diff(&registry, &open(&edited), snapshot::Options::default());
     assert!(!changes.is_empty());
     let diff_page = work.join("diff.html");
-    std::fs::write(&diff_page, snapshot::html::diff_report(&changes)).unwrap();
+    let about = snapshot::html::Provenance {
+        agents: vec!["examples/card-agent".to_owned(), "edited-agent".to_owned()],
+        date: Some("2026-12-07".to_owned()),
+    };
+    std::fs::write(&diff_page, snapshot::html::diff_report(&changes, &about)).unwrap();
 
     // The playground, built as its documented command builds it (in a
     // target folder of its own: this test's build holds the usual one).
@@ -129,6 +152,10 @@ fn both_pages_work_in_headless_chromium() {
         .expect("bash runs");
     assert!(built.success(), "playground/build.sh failed");
 
+    // The layout test's screenshots (docs/images takes them from here:
+    // bash playground/screenshots.sh).
+    let shots = work.join("shots");
+    std::fs::create_dir_all(&shots).unwrap();
     let output = Command::new("node")
         .args(["--test", "playground/tests/"])
         .current_dir(repo())
@@ -136,6 +163,7 @@ fn both_pages_work_in_headless_chromium() {
         .env("SITE", &site)
         .env("REPORT", &report)
         .env("DIFF", &diff_page)
+        .env("SHOTS", &shots)
         .env("REPORT_RESPONSES", serde_json::to_string(&names).unwrap())
         .env("REPORT_FINGERPRINT", registry.wording_fingerprint())
         .output()
@@ -144,7 +172,7 @@ fn both_pages_work_in_headless_chromium() {
     eprintln!("{stdout}{}", String::from_utf8_lossy(&output.stderr));
     assert!(output.status.success(), "the browser tests failed");
     assert!(
-        stdout.contains("# pass 5") && stdout.contains("# fail 0"),
+        stdout.contains("# pass 6") && stdout.contains("# fail 0"),
         "every browser test ran"
     );
 }

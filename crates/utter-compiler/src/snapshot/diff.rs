@@ -70,6 +70,8 @@ pub struct Diff {
     pub removed: Vec<ResponseView>,
     /// Responses in both that changed.
     pub changed: Vec<ResponseChange>,
+    /// The wording fingerprints of the two versions, before and after.
+    pub fingerprints: [String; 2],
 }
 
 impl Diff {
@@ -251,7 +253,10 @@ fn diff_with(old: &Registry, new: &Registry, options: Options, shortcuts: bool) 
         .into_iter()
         .map(|r| (r.name.clone(), r))
         .collect();
-    let mut out = Diff::default();
+    let mut out = Diff {
+        fingerprints: [old.wording_fingerprint(), new.wording_fingerprint()],
+        ..Diff::default()
+    };
     for (name, before) in old_views {
         let Some(after) = new_views.remove(&name) else {
             out.removed.push(before);

@@ -10,6 +10,7 @@
 //! `utter snapshot` writes it, `utter snapshot --check` and [`check`] (for
 //! a user's own `cargo test`) compare it.
 
+pub mod changes;
 mod deliver;
 pub mod diff;
 pub mod file;
