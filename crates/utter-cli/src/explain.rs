@@ -87,7 +87,10 @@ pub fn human(registry: &Registry, index: usize, view: Option<&str>) -> String {
     }
     for v in &shown.variants {
         let when = match (&v.condition, v.default) {
-            (Some(c), _) => format!("if `{}`", data(c)),
+            (Some(c), _) => match v.condition_words() {
+                Some(words) => format!("if `{}`\n    in words: {}", data(c), data(&words)),
+                None => format!("if `{}`", data(c)),
+            },
             (None, true) => "default".to_owned(),
             (None, false) => "without condition".to_owned(),
         };
@@ -146,6 +149,7 @@ pub fn json(registry: &Registry, index: usize, view: Option<&str>) -> Json {
                 "index": v.index,
                 "wording_id": v.wording.to_string(),
                 "condition": v.condition,
+                "condition_words": v.condition_words(),
                 "default": v.default,
                 "verdict": v.kind,
                 "reason": v.reason,

@@ -13,10 +13,12 @@
 
 mod lexer;
 mod parser;
+mod words;
 
 use std::ops::Range;
 
 pub use utter::CmpOp;
+pub use words::{in_words, words_of};
 
 /// Deepest nesting of parentheses and `not` accepted (Python's parser stops at 200).
 pub const MAX_NESTING: usize = 100;

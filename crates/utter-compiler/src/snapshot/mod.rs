@@ -83,6 +83,11 @@ impl VariantView {
         }
     }
 
+    /// Its condition in words ([`crate::condition::in_words`]).
+    pub fn condition_words(&self) -> Option<String> {
+        crate::condition::words_of(self.condition.as_deref()?)
+    }
+
     /// When it is delivered, as written: `if <condition>`, `default`, or
     /// `without condition` (neither).
     pub fn when(&self) -> String {

@@ -25,7 +25,7 @@ code,.text{font-family:ui-monospace,monospace}.text{white-space:pre-wrap;overflo
 div.text{display:block}mark{background:#fde68a;border-radius:3px;padding:0 .15em}\
 .badge{font-size:.8em;border-radius:3px;padding:.05em .4em;margin-left:.4em}\
 .rephrase{background:#dbeafe}.unreachable{background:#fee2e2}.undecided{background:#fef3c7}.reachable{background:#dcfce7}\
-.variant{margin:.6em 0 1em 1em}.meta{color:#555;font-size:.9em}.filled{background:#e0f2fe;border-radius:3px}\
+.variant{margin:.6em 0 1em 1em}.words{color:#374151;font-style:italic}.meta{color:#555;font-size:.9em}.filled{background:#e0f2fe;border-radius:3px}\
 .unset{background:#fecaca;border-radius:3px}nav ul{margin:.2em 0}nav li{overflow-wrap:anywhere}\
 details.response{content-visibility:auto;contain-intrinsic-size:auto 12em;margin:.8em 0}\
 details.response>summary{cursor:pointer;font-weight:600;overflow-wrap:anywhere}\
@@ -108,7 +108,14 @@ fn signing_table(
 /// When a variant is delivered, as the page shows it.
 fn condition_label(condition: Option<&str>, default: bool) -> String {
     match (condition, default) {
-        (Some(c), _) => format!("if <code>{}</code>", html(c)),
+        (Some(c), _) => match crate::condition::words_of(c) {
+            Some(words) => format!(
+                "if <code>{}</code> <span class=\"words\">({})</span>",
+                html(c),
+                html(&words)
+            ),
+            None => format!("if <code>{}</code>", html(c)),
+        },
         (None, true) => "default".to_owned(),
         (None, false) => "without condition".to_owned(),
     }
