@@ -426,6 +426,12 @@ fn interpolation_registry(text: &str) -> utter_compiler::Registry {
     let mut files = READABILITY_MEMORY.to_vec();
     files.push(("memory.yml", "tier: {}\npub_a: {}\nshared: {}\n"));
     files.push(("skills/a/responses.yml", &responses));
+    // Placeholders nothing fills, delivered as written as the reference
+    // does (an error by default in utter).
+    files.push((
+        "utter.yml",
+        "lints:\n  utter.validation.response.unknown_placeholder: warn\n",
+    ));
     files.push((
         "skills/b/memory.yml",
         "schema:\n  public:\n    pub_b: {}\n  private:\n    priv_b: {}\n    shared: {}\n",

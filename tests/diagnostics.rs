@@ -285,3 +285,111 @@ fn a_memory_yml_that_does_not_parse_causes_no_other_finding() {
         c.findings
     );
 }
+
+/// A placeholder nothing can fill is an error by default; `utter.yml`'s
+/// `lints:` sets the level of utter's own findings as Cargo's `[lints]`
+/// does, every way in alike (they all check through here); codes it
+/// cannot set, unknown codes and unknown levels are errors naming what
+/// is allowed.
+#[test]
+fn lint_levels_as_cargo_s() {
+    let typo = (
+        "responses.yml",
+        "responses:\n  utter_a:\n    - text: 'Hello {nmae}'\n  utter_b:\n    - text: b\n      condition: session.project.n > 3 and session.project.n < 2\n    - text: c\n",
+    );
+    let memory = ("memory.yml", "name: {type: text}\nn: {type: int}\n");
+    let severity = |c: &utter_compiler::Checked, code: &str| {
+        with_code(c, code)
+            .iter()
+            .map(|f| f.severity.as_str())
+            .collect::<Vec<_>>()
+    };
+    // By default: the typo is an error (with its did-you-mean), the
+    // dead conditioned variant a warning, and no response is lost to either.
+    let c = checked(&[typo, memory]);
+    assert_eq!(severity(&c, codes::UNKNOWN_PLACEHOLDER), ["error"]);
+    assert_eq!(
+        with_code(&c, codes::UNKNOWN_PLACEHOLDER)[0]
+            .suggestion
+            .as_deref(),
+        Some("{name}")
+    );
+    assert_eq!(
+        severity(&c, codes::NO_CONDITIONED_VARIANT),
+        ["warning"],
+        "{:?}",
+        c.findings
+    );
+    // Lowered, raised, allowed.
+    let settings = (
+        "utter.yml",
+        "lints:\n  utter.validation.response.unknown_placeholder: warn\n  utter.analysis.no_conditioned_variant_delivered: deny\n",
+    );
+    let c = checked(&[typo, memory, settings]);
+    assert_eq!(severity(&c, codes::UNKNOWN_PLACEHOLDER), ["warning"]);
+    assert_eq!(severity(&c, codes::NO_CONDITIONED_VARIANT), ["error"]);
+    let allowed = (
+        "utter.yml",
+        "lints:\n  utter.validation.response.unknown_placeholder: allow\n",
+    );
+    let c = checked(&[typo, memory, allowed]);
+    assert!(with_code(&c, codes::UNKNOWN_PLACEHOLDER).is_empty());
+    assert!(!c.has_errors(), "{:?}", c.findings);
+    // What cannot be set, each saying why.
+    let wrong = (
+        "utter.yml",
+        "lints:\n  utter.validation.response.unknown_placeholdr: warn\n  mantle.validation.response.default_required: allow\n  utter.codegen.name_collision: warn\n  utter.analysis.no_conditioned_variant_delivered: loud\n",
+    );
+    let c = checked(&[typo, memory, wrong]);
+    let said: Vec<(usize, &str, Option<&str>)> = c
+        .findings
+        .iter()
+        .filter(|f| f.file == "utter.yml")
+        .map(|f| (f.line, f.message.as_str(), f.suggestion.as_deref()))
+        .collect();
+    assert_eq!(said.len(), 4, "{said:?}");
+    assert!(said[0].1.contains("is no finding code"), "{said:?}");
+    assert_eq!(said[0].2, Some(codes::UNKNOWN_PLACEHOLDER));
+    assert!(
+        said[1]
+            .1
+            .contains("the reference engine's finding and keeps its level")
+    );
+    assert!(
+        said[2]
+            .1
+            .contains("keeps its level: it guards that the agent compiles")
+    );
+    assert!(said[3].1.ends_with("`loud`, which is no level"), "{said:?}");
+    let help = c
+        .findings
+        .iter()
+        .filter(|f| f.file == "utter.yml")
+        .nth(3)
+        .unwrap();
+    assert_eq!(
+        help.help.as_deref(),
+        Some("write `allow`, `warn` or `deny`")
+    );
+    // The settings that failed set nothing: the defaults hold.
+    assert_eq!(severity(&c, codes::UNKNOWN_PLACEHOLDER), ["error"]);
+}
+
+/// A placeholder the engine fills with its text for an unset value stays
+/// a warning: the customer reads that text, not braces.
+#[test]
+fn a_placeholder_the_engine_fills_stays_a_warning() {
+    let c = checked(&[
+        (
+            "skills/default_continue_interrupted/memory.yml",
+            "schema:\n  private:\n    interrupted_task_name: {type: text}\n",
+        ),
+        (
+            "skills/a/responses.yml",
+            "responses:\n  utter_x:\n    - text: 'Back to {session.default_continue_interrupted.interrupted_task_name}.'\n",
+        ),
+    ]);
+    let found = with_code(&c, codes::UNKNOWN_PLACEHOLDER);
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].severity.as_str(), "warning");
+}

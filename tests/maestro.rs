@@ -57,7 +57,7 @@ fn the_agent_declares_its_dialect_to_every_way_in() {
             (
                 codes::SETTINGS_INVALID,
                 2,
-                Some("remove it (the one setting is `dialect`)")
+                Some("remove it (the settings are `dialect` and `lints`)")
             ),
         ]
     );

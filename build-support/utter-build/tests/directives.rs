@@ -30,6 +30,11 @@ fn a_valid_project_writes_formatted_code_and_tracks_folders() {
                 "responses:\n  utter_s:\n    - text: '{session.s.missing}'\n",
             ),
             ("skills/s/skill.md", "---\ndescription: s\n---\nBody.\n"),
+            // The placeholder nothing fills: a warning here (an error by default).
+            (
+                "utter.yml",
+                "lints:\n  utter.validation.response.unknown_placeholder: warn\n",
+            ),
         ],
     );
     let out = dir.join("out.rs");
@@ -45,6 +50,7 @@ fn a_valid_project_writes_formatted_code_and_tracks_folders() {
         dir.join("responses.yml"),
         dir.join("skills/s/responses.yml"),
         dir.join("skills/s/skill.md"),
+        dir.join("utter.yml"),
     ] {
         let line = format!("cargo::rerun-if-changed={}", tracked.display());
         assert!(

@@ -619,13 +619,22 @@ fn a_misspelt_agent_folder_gets_a_did_you_mean() {
 
 #[test]
 fn deny_warnings_fails_on_warnings() {
-    let dir = project(
-        "warnings",
-        &[(
-            "responses.yml",
-            "responses:\n  utter_x:\n    - text: \"{nope}\"\n",
-        )],
+    let typo = (
+        "responses.yml",
+        "responses:\n  utter_x:\n    - text: \"{nope}\"\n",
     );
+    // A placeholder nothing fills is an error by default...
+    let dir = project("warnings", &[typo]);
+    let out = utter(&["check", dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    assert!(stdout(&out).contains("error[utter.validation.response.unknown_placeholder]"));
+    let _ = std::fs::remove_dir_all(dir);
+    // ... and a warning where utter.yml lowers it.
+    let lowered = (
+        "utter.yml",
+        "lints:\n  utter.validation.response.unknown_placeholder: warn\n",
+    );
+    let dir = project("warnings", &[typo, lowered]);
     let path = dir.to_str().unwrap();
     assert_eq!(utter(&["check", path]).status.code(), Some(0));
     let out = utter(&["check", path, "--deny-warnings"]);
@@ -738,6 +747,10 @@ const MIXED: &[(&str, &str)] = &[
     (
         "skills/s/responses.yml",
         "responses:\n  utter_a:\n    - text: 'Tags: {session.s.tags}, {nmae}'\n      condition: session.s.reasn == \"x\"\n    - text: b\n",
+    ),
+    (
+        "utter.yml",
+        "lints:\n  utter.validation.response.unknown_placeholder: warn\n",
     ),
 ];
 

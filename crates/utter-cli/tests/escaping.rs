@@ -29,6 +29,11 @@ fn hostile_agent() -> PathBuf {
         ),
     );
     write("memory.yml", "\"reason\\e\": {type: text}\n");
+    // The typo'd placeholders stay warnings: `render` runs on this agent.
+    write(
+        "utter.yml",
+        "lints:\n  utter.validation.response.unknown_placeholder: warn\n",
+    );
     // A skill folder named with an OSC title sequence, CR and VT: refused.
     write(
         &format!("skills/{HOSTILE}/skill.md"),

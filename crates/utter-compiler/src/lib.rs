@@ -87,7 +87,8 @@ pub(crate) fn check_and_lower(files: &ProjectFiles, cache: &mut CheckCache) -> (
     cache.begin(files);
     let mut checked = validate::validate(files, &mut cache.units);
     let registry = lower::lower_usable_with(&checked, &cache.units, &mut cache.lowered);
-    let found = analysis::findings_with(&checked, &registry, &mut cache.verdicts);
+    let mut found = analysis::findings_with(&checked, &registry, &mut cache.verdicts);
+    checked.lints.apply(&mut found);
     checked.findings.extend(found);
     diagnostics::sort_findings(&mut checked.findings);
     (checked, registry)

@@ -131,6 +131,7 @@ pub fn random_agent(seed: u64) -> Agent {
         entries.push(("project".to_owned(), name.to_owned(), true, ty));
     }
     files.push(("memory.yml".to_owned(), project_memory));
+    files.push(crate::placeholders_as_written());
     for skill in &skills {
         let (mut public, mut private) = (String::new(), String::new());
         for name in {

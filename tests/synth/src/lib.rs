@@ -224,10 +224,20 @@ fn text(rng: &mut Rng, entries: &[SynthEntry]) -> String {
     out
 }
 
-/// A random, valid agent project.
+/// The `utter.yml` of a generated project. Placeholders that read nothing
+/// are generated on purpose (the reference delivers them as written):
+/// lowered to warnings, as a project that relies on that does.
+pub fn placeholders_as_written() -> (String, String) {
+    (
+        "utter.yml".to_owned(),
+        "lints:\n  utter.validation.response.unknown_placeholder: warn\n".to_owned(),
+    )
+}
+
 /// What a skill folder needs to load: a skill.md (naming no response).
 pub const SKILL_MD: &str = "---\ndescription: synthetic\n---\nBody.\n";
 
+/// A random, valid agent project.
 pub fn random_project(seed: u64) -> SynthProject {
     let mut rng = Rng::new(seed);
     let skill_count = 1 + rng.below(3);
@@ -246,6 +256,7 @@ pub fn random_project(seed: u64) -> SynthProject {
         });
     }
     files.push(("memory.yml".to_owned(), project_memory));
+    files.push(placeholders_as_written());
     for skill in &skills {
         let mut public = String::new();
         let mut private = String::new();

@@ -174,6 +174,7 @@ pub fn random_typed_project(seed: u64) -> TypedProject {
         entries.push(("project".to_owned(), (*name).to_owned(), true, ty));
     }
     files.push(("memory.yml".to_owned(), project_memory));
+    files.push(crate::placeholders_as_written());
     for skill in &skills {
         let (mut public, mut private) = (String::new(), String::new());
         for name in ["x", "n", "s", "flag", "kind", "type"] {

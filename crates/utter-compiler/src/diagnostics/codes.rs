@@ -154,6 +154,26 @@ pub fn describe(code: &str) -> &str {
         .map_or(code, |(_, d)| d)
 }
 
+/// The codes whose level a project sets in `utter.yml`'s `lints:`: utter's
+/// own findings that are warnings or notes, and the unknown placeholder
+/// (an error by default; delivered as written when lowered, as the
+/// reference does). The reference engine's findings, and utter's errors
+/// that guard that the agent compiles, keep their level.
+pub const LINTABLE: &[&str] = &[
+    UNKNOWN_PLACEHOLDER,
+    PLACEHOLDER_MAY_BE_UNSET,
+    PLACEHOLDER_REPR,
+    UNREACHABLE_VARIANT,
+    UNREACHABLE_DEFAULT,
+    NO_CONDITIONED_VARIANT,
+    NEVER_TRUE,
+    HIDDEN_BY_ROOT,
+    DEFINED_BY_TWO_SKILLS,
+    MEMORY_ACCESS_IGNORED,
+    INVISIBLE_CHARACTER,
+    IO_IGNORED,
+];
+
 #[cfg(test)]
 mod code_table_tests {
     /// Codes are unique, and each is described in a sentence.
@@ -164,6 +184,15 @@ mod code_table_tests {
         for (code, description) in super::ALL {
             assert!(seen.insert(*code), "{code} twice");
             assert!(description.ends_with('.'), "{code}: {description}");
+        }
+    }
+
+    /// A project sets the level of utter's own codes only.
+    #[test]
+    fn lintable_codes_are_utter_s() {
+        for code in super::LINTABLE {
+            assert!(code.starts_with("utter."), "{code}");
+            assert!(super::ALL.iter().any(|(c, _)| c == code), "{code}");
         }
     }
 }

@@ -87,6 +87,8 @@ pub struct Checked {
     pub unusable_responses: BTreeSet<String>,
     /// The flavour of the format it was checked as.
     pub dialect: bundled::Dialect,
+    /// The levels `utter.yml` sets for findings (applied to `findings`).
+    pub lints: crate::load::settings::Lints,
 }
 
 impl Checked {
@@ -111,7 +113,7 @@ impl Checked {
 pub(crate) fn validate(files: &ProjectFiles, memo: &mut UnitMemo) -> Checked {
     let mut pass = Pass::new();
     pass.report_unread_files(files);
-    pass.check_settings(files);
+    let settings = pass.check_settings(files);
     pass.check_skill_ids(files);
     let units = units(files);
     // Memory first: readability needs every declaration.
@@ -156,7 +158,10 @@ pub(crate) fn validate(files: &ProjectFiles, memo: &mut UnitMemo) -> Checked {
             .collect(),
         responses,
         dialect: files.dialect,
+        lints: settings.lints,
     };
+    // Before anything reads which responses have errors.
+    checked.lints.apply(&mut checked.findings);
     sort_findings(&mut checked.findings);
     checked
 }

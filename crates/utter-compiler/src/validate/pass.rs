@@ -3,6 +3,7 @@
 //! merge order; and the checks of the folder itself (files not read, the
 //! settings file, skill ids).
 
+use crate::load::settings::Settings;
 use std::cell::Cell;
 
 use super::Scope;
@@ -84,14 +85,15 @@ impl Pass {
 
     /// The agent's own settings (its dialect), read before the check chose
     /// the bundled layer: here each problem in the file is reported.
-    pub(super) fn check_settings(&mut self, files: &ProjectFiles) {
+    pub(super) fn check_settings(&mut self, files: &ProjectFiles) -> Settings {
         let settings = crate::load::settings::SETTINGS_FILE;
         if let Some(bytes) = files.files.get(settings)
             && let Some(root) = self.parse(settings, bytes)
         {
             let mut cx = self.last_file();
-            crate::load::settings::walk(&mut cx, root.as_ref());
+            return crate::load::settings::walk(&mut cx, root.as_ref());
         }
+        Settings::default()
     }
 
     /// Skill ids the reference engine refuses.

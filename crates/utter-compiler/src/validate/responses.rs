@@ -295,8 +295,9 @@ pub(super) fn node_subspan(source: &SourceFile, node: &Node, span: &Range<usize>
     start..end
 }
 
-/// Placeholders that can never resolve are warnings: the text would go out
-/// with the placeholder left in it.
+/// Placeholders that can never resolve are errors (the customer would read
+/// the braces; `lints:` in utter.yml lowers them), but for one whose value
+/// the engine fills in with its text for an unset value (a warning).
 pub(super) fn check_placeholders(
     cx: &mut FileCx<'_>,
     schema: &Schema,
@@ -308,6 +309,7 @@ pub(super) fn check_placeholders(
 ) {
     for piece in template::scan(text) {
         let mut suggestion: Option<String> = None;
+        let mut engine_fills = false;
         let (span, problem) = match &piece {
             RawPiece::Text(_) => continue,
             RawPiece::Session {
@@ -325,9 +327,11 @@ pub(super) fn check_placeholders(
                             .near_reference(scope, ns, entry)
                             .map(|r| format!("{{{r}}}"));
                         // The engine's one unset text stands in for an unreadable value, too.
-                        let delivered = crate::bundled::UNSET_TEXTS
+                        let unset_text = crate::bundled::UNSET_TEXTS
                             .iter()
-                            .find(|(n, e, _)| *n == ns && *e == entry)
+                            .find(|(n, e, _)| *n == ns && *e == entry);
+                        engine_fills = unset_text.is_some();
+                        let delivered = unset_text
                             .map_or("as written".to_owned(), |(_, _, text)| {
                                 format!("as `{text}`")
                             });
@@ -373,7 +377,7 @@ pub(super) fn check_placeholders(
                         .collect();
                     suggestion = schema.hints.did_you_mean(name, names).map(|s| format!("{{{s}}}"));
                     format!(
-                        "placeholder `{raw}` names no declared entry (`{name}` in the active skill's or the project memory.yml), so it is delivered as written"
+                        "placeholder `{raw}` names no declared entry (`{name}` in the active skill's or the project memory.yml): the customer would read it as written"
                     )
                 });
                 (span, problem)
@@ -381,14 +385,25 @@ pub(super) fn check_placeholders(
         };
         if let Some(message) = problem {
             let at = node_subspan(cx.source, node, span);
+            let severity = if engine_fills {
+                Severity::Warning
+            } else {
+                Severity::Error
+            };
             cx.report_in(
                 codes::UNKNOWN_PLACEHOLDER,
-                Severity::Warning,
+                severity,
                 at,
                 response,
                 Some(index),
                 message,
             );
+            if suggestion.is_none() && !engine_fills {
+                cx.help(format!(
+                    "declare the entry in memory.yml, or, to deliver it as written as the reference does, set `lints: {{{}: warn}}` in utter.yml",
+                    codes::UNKNOWN_PLACEHOLDER
+                ));
+            }
             cx.suggest(suggestion.as_deref());
         }
     }
