@@ -323,3 +323,23 @@ fn the_compiler_imports_only_down_the_pipeline() {
     }
     assert!(upward.is_empty(), "imports up the pipeline: {upward:#?}");
 }
+
+/// Equality is asked of the operator table (`CmpOp::is_equality`), never
+/// spelled as a pattern: a new ordering must not pass for an equality.
+#[test]
+fn equality_is_asked_of_the_operator_table() {
+    let mut files = Vec::new();
+    for src in CRATES {
+        rust_files(&workspace().join(src), &mut files);
+    }
+    for file in files {
+        let text = std::fs::read_to_string(&file).expect("a source file");
+        for spelled in ["CmpOp::Eq | CmpOp::Ne", "CmpOp::Ne | CmpOp::Eq"] {
+            assert!(
+                !text.contains(spelled),
+                "{} spells `{spelled}`: ask `op.is_equality()`",
+                file.display()
+            );
+        }
+    }
+}

@@ -178,74 +178,82 @@ impl<'a> ValueRef<'a> {
     }
 }
 
-/// A comparison operator of the condition grammar.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum CmpOp {
-    /// `==`
-    Eq,
-    /// `!=`
-    Ne,
-    /// `<`
-    Lt,
-    /// `<=`
-    Le,
-    /// `>`
-    Gt,
-    /// `>=`
-    Ge,
+/// Declares [`CmpOp`] from one table: each row its variant, symbol, byte
+/// in the compact program format (the row's place: a new operator goes at
+/// the end, so no encoded program changes meaning), whether it tests
+/// equality, and when it holds for an ordering (the one semantics of
+/// Python's comparison). Every method on operators is generated here.
+macro_rules! operators {
+    ($($name:ident = $symbol:literal, $byte:literal, equality: $equality:literal, holds: |$ord:ident| $holds:expr;)*) => {
+        /// A comparison operator of the condition grammar.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[repr(u8)]
+        pub enum CmpOp {
+            $(
+                #[doc = concat!("`", $symbol, "`")]
+                $name = $byte,
+            )*
+        }
+
+        impl CmpOp {
+            /// Every comparison operator, by byte: the one table the layers
+            /// are built from and tested against (CONTRIBUTING.md, "Adding
+            /// a comparison operator").
+            pub const ALL: [CmpOp; [$($byte),*].len()] = [$(CmpOp::$name),*];
+
+            /// The operator as written in a condition.
+            pub fn symbol(self) -> &'static str {
+                match self {
+                    $(CmpOp::$name => $symbol,)*
+                }
+            }
+
+            /// The variant's name, as generated code spells it (`CmpOp::Le`).
+            pub fn variant_name(self) -> &'static str {
+                match self {
+                    $(CmpOp::$name => stringify!($name),)*
+                }
+            }
+
+            /// Whether it tests equality (`==`, `!=`), not an ordering: what
+            /// every fast path for equality asks.
+            pub fn is_equality(self) -> bool {
+                match self {
+                    $(CmpOp::$name => $equality,)*
+                }
+            }
+
+            /// Its byte in the compact program format.
+            pub fn byte(self) -> u8 {
+                self as u8
+            }
+
+            #[inline]
+            pub(crate) fn holds(self, ord: Ordering) -> bool {
+                match self {
+                    $(CmpOp::$name => {
+                        let $ord = ord;
+                        $holds
+                    })*
+                }
+            }
+        }
+    };
+}
+
+operators! {
+    Eq = "==", 0, equality: true, holds: |ord| ord == Ordering::Equal;
+    Ne = "!=", 1, equality: true, holds: |ord| ord != Ordering::Equal;
+    Lt = "<", 2, equality: false, holds: |ord| ord == Ordering::Less;
+    Le = "<=", 3, equality: false, holds: |ord| ord != Ordering::Greater;
+    Gt = ">", 4, equality: false, holds: |ord| ord == Ordering::Greater;
+    Ge = ">=", 5, equality: false, holds: |ord| ord != Ordering::Less;
 }
 
 impl CmpOp {
-    /// Every comparison operator: the one table the layers are built from
-    /// and tested against (CONTRIBUTING.md, "Adding a comparison operator").
-    pub const ALL: [CmpOp; 6] = [
-        CmpOp::Eq,
-        CmpOp::Ne,
-        CmpOp::Lt,
-        CmpOp::Le,
-        CmpOp::Gt,
-        CmpOp::Ge,
-    ];
-
     /// The operator written as `symbol` in a condition, if it is one.
     pub fn from_symbol(symbol: &str) -> Option<CmpOp> {
         CmpOp::ALL.into_iter().find(|op| op.symbol() == symbol)
-    }
-
-    /// The variant's name, as generated code spells it (`CmpOp::Le`).
-    pub fn variant_name(self) -> &'static str {
-        match self {
-            CmpOp::Eq => "Eq",
-            CmpOp::Ne => "Ne",
-            CmpOp::Lt => "Lt",
-            CmpOp::Le => "Le",
-            CmpOp::Gt => "Gt",
-            CmpOp::Ge => "Ge",
-        }
-    }
-
-    /// The operator as written in a condition.
-    pub fn symbol(self) -> &'static str {
-        match self {
-            CmpOp::Eq => "==",
-            CmpOp::Ne => "!=",
-            CmpOp::Lt => "<",
-            CmpOp::Le => "<=",
-            CmpOp::Gt => ">",
-            CmpOp::Ge => ">=",
-        }
-    }
-
-    #[inline]
-    pub(crate) fn holds(self, ord: Ordering) -> bool {
-        match self {
-            CmpOp::Eq => ord == Ordering::Equal,
-            CmpOp::Ne => ord != Ordering::Equal,
-            CmpOp::Lt => ord == Ordering::Less,
-            CmpOp::Le => ord != Ordering::Greater,
-            CmpOp::Gt => ord == Ordering::Greater,
-            CmpOp::Ge => ord != Ordering::Less,
-        }
     }
 }
 

@@ -37,10 +37,7 @@ pub fn fallible(expr: &Expr<usize>) -> bool {
         Expr::Or(items) | Expr::And(items) => items.iter().any(fallible),
         Expr::Not(inner) => fallible(inner),
         Expr::Compare { first, rest } => {
-            fallible(first)
-                || rest
-                    .iter()
-                    .any(|(op, e)| !matches!(op, CmpOp::Eq | CmpOp::Ne) || fallible(e))
+            fallible(first) || rest.iter().any(|(op, e)| !op.is_equality() || fallible(e))
         }
         Expr::Ref(_) | Expr::Lit(_) => false,
     }
@@ -241,11 +238,11 @@ impl<'a> Conditions<'a> {
     /// One comparison of an entry with a literal, specialised; `None` when
     /// the general rule applies.
     fn specialised(&mut self, op: CmpOp, id: usize, literal: &Lit) -> Option<TokenStream> {
-        if !matches!(op, CmpOp::Eq | CmpOp::Ne) && matches!(literal, Lit::Bool(_) | Lit::None) {
+        if !op.is_equality() && matches!(literal, Lit::Bool(_) | Lit::None) {
             return None;
         }
         let negate = op == CmpOp::Ne;
-        if let (CmpOp::Eq | CmpOp::Ne, Lit::Str(s)) = (op, literal) {
+        if let (true, Lit::Str(s)) = (op.is_equality(), literal) {
             let (ty, values) = self.entries.types.get(id).copied()?;
             let equality = match values.iter().position(|value| value == s) {
                 Some(index) if ty == EntryType::Categorical => {
@@ -265,16 +262,16 @@ impl<'a> Conditions<'a> {
         // specialised form returned above).
         let v = self.read(id);
         let equality = match (op, literal) {
-            (CmpOp::Eq | CmpOp::Ne, Lit::Int(i)) => {
+            (op, Lit::Int(i)) if op.is_equality() => {
                 let i = self.int(*i);
                 quote!(eq_int(#v, #i))
             }
-            (CmpOp::Eq | CmpOp::Ne, Lit::Float(f)) => {
+            (op, Lit::Float(f)) if op.is_equality() => {
                 let f = float(*f);
                 quote!(eq_float(#v, #f))
             }
-            (CmpOp::Eq | CmpOp::Ne, Lit::Bool(b)) => quote!(eq_bool(#v, #b)),
-            (CmpOp::Eq | CmpOp::Ne, Lit::None) => quote!(#v.is_none()),
+            (op, Lit::Bool(b)) if op.is_equality() => quote!(eq_bool(#v, #b)),
+            (op, Lit::None) if op.is_equality() => quote!(#v.is_none()),
             (_, Lit::Int(i)) => {
                 let op = cmp_op(op);
                 let i = self.int(*i);
@@ -325,9 +322,7 @@ impl<'a> Conditions<'a> {
             let special = match (first, operand) {
                 (Expr::Ref(id), Expr::Lit(l)) => self.specialised(*op, *id, l),
                 // Equality is symmetric; an ordering keeps Python's operand order.
-                (Expr::Lit(l), Expr::Ref(id)) if matches!(op, CmpOp::Eq | CmpOp::Ne) => {
-                    self.specialised(*op, *id, l)
-                }
+                (Expr::Lit(l), Expr::Ref(id)) if op.is_equality() => self.specialised(*op, *id, l),
                 _ => None,
             };
             if let Some(tokens) = special {

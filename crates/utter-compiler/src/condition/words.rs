@@ -78,7 +78,8 @@ fn joined(
 /// said as "not (...)".
 fn negation(out: &mut String, inner: &Expr<MemoryRef>) {
     if let Expr::Compare { first, rest } = inner
-        && let [(op @ (CmpOp::Eq | CmpOp::Ne), right)] = rest.as_slice()
+        && let [(op, right)] = rest.as_slice()
+        && op.is_equality()
     {
         let turned = if *op == CmpOp::Eq {
             CmpOp::Ne

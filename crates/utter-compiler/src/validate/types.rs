@@ -159,7 +159,7 @@ fn kind_name(kind: Kinds) -> &'static str {
 fn pair_outcomes(op: CmpOp, a: Kinds, b: Kinds) -> Outcomes {
     let numeric = a.has(NUMBER) && b.has(NUMBER);
     match op {
-        CmpOp::Eq | CmpOp::Ne => {
+        op if op.is_equality() => {
             let (equal, unequal) = if numeric || (a == b && a != NONE) {
                 (true, true)
             } else {
@@ -382,9 +382,10 @@ impl<'a> Analysis<'a> {
             }
             _ => return all,
         };
-        match op {
-            CmpOp::Eq | CmpOp::Ne => self.equality_with_literal(op, &side, all),
-            _ => self.ordering_with_literal(op, &side, all),
+        if op.is_equality() {
+            self.equality_with_literal(op, &side, all)
+        } else {
+            self.ordering_with_literal(op, &side, all)
         }
     }
 
@@ -397,7 +398,7 @@ impl<'a> Analysis<'a> {
         (rb, ib): (&MemoryRef, &EntryInfo),
     ) {
         let set = outcomes(op, kinds_of(ia.ty) & !NONE, kinds_of(ib.ty) & !NONE);
-        if !matches!(op, CmpOp::Eq | CmpOp::Ne) && set == ERROR {
+        if !op.is_equality() && set == ERROR {
             self.findings.push(TypeFinding {
                 span: Some(ra.span.start..rb.span.end.max(ra.span.end)),
                 code: codes::TYPE_MISMATCH,

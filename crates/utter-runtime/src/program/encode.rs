@@ -274,7 +274,7 @@ impl ProgramData {
                     record[cmp_lit::OPERATOR] = operator_byte(op);
                     record[cmp_lit::LITERAL] = literal_tag(literal) as u8;
                     put32(&mut record, cmp_lit::ENTRY, u32_of(id));
-                    if let (CmpOp::Eq | CmpOp::Ne, Literal::Str(s)) = (op, literal)
+                    if let (true, Literal::Str(s)) = (op.is_equality(), literal)
                         && let Some(index) = self.value_index(id, s)
                     {
                         record[cmp_lit::LITERAL] = cmp_lit::CATEGORICAL;
@@ -394,7 +394,7 @@ fn entry_against_literal<'c, C: Condition>(
             Node::Lit(literal) => Some((*op, id, literal)),
             _ => None,
         },
-        (Node::Lit(literal), [(op @ (CmpOp::Eq | CmpOp::Ne), entry)]) => match entry.node() {
+        (Node::Lit(literal), [(op, entry)]) if op.is_equality() => match entry.node() {
             Node::Ref(id) => Some((*op, id, literal)),
             _ => None,
         },

@@ -450,15 +450,20 @@ pub(super) fn compare_literal(
     value: ValueRef<'_>,
     literal: ValueRef<'_>,
 ) -> Result<bool, EvalError> {
-    let equal = match (op, literal) {
-        (CmpOp::Eq | CmpOp::Ne, ValueRef::Str(s)) => eq_str(value, s),
-        (CmpOp::Eq | CmpOp::Ne, ValueRef::Int(i)) => eq_int(value, i),
-        (CmpOp::Eq | CmpOp::Ne, ValueRef::Float(f)) => eq_float(value, f),
-        (CmpOp::Eq | CmpOp::Ne, ValueRef::Bool(b)) => eq_bool(value, b),
-        (CmpOp::Eq | CmpOp::Ne, ValueRef::None) => value.is_none(),
-        (_, ValueRef::Int(i)) => return ord_int(op, value, i),
-        (_, ValueRef::Float(f)) => return ord_float(op, value, f),
-        (_, ValueRef::Str(s)) => return ord_str(op, value, s),
+    if !op.is_equality() {
+        return match literal {
+            ValueRef::Int(i) => ord_int(op, value, i),
+            ValueRef::Float(f) => ord_float(op, value, f),
+            ValueRef::Str(s) => ord_str(op, value, s),
+            _ => compare(op, value, literal),
+        };
+    }
+    let equal = match literal {
+        ValueRef::Str(s) => eq_str(value, s),
+        ValueRef::Int(i) => eq_int(value, i),
+        ValueRef::Float(f) => eq_float(value, f),
+        ValueRef::Bool(b) => eq_bool(value, b),
+        ValueRef::None => value.is_none(),
         _ => return compare(op, value, literal),
     };
     Ok(equal == (op == CmpOp::Eq))

@@ -165,22 +165,15 @@ impl TryFrom<u8> for NodeTag {
     }
 }
 
-/// The comparison operators, by their byte: the table's order, so a new
-/// operator (added at the table's end) takes the next byte and no encoded
-/// program changes meaning.
+/// The comparison operators, by their byte ([`CmpOp::byte`], the row of
+/// the operator table: a new operator takes the next byte and no encoded
+/// program changes meaning).
 pub const OPERATORS: [CmpOp; CmpOp::ALL.len()] = CmpOp::ALL;
 
 /// The byte of a comparison operator.
 #[inline]
 pub fn operator_byte(op: CmpOp) -> u8 {
-    match op {
-        CmpOp::Eq => 0,
-        CmpOp::Ne => 1,
-        CmpOp::Lt => 2,
-        CmpOp::Le => 3,
-        CmpOp::Gt => 4,
-        CmpOp::Ge => 5,
-    }
+    op.byte()
 }
 
 /// The operator of a byte, if it is one.
