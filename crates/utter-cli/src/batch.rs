@@ -25,7 +25,7 @@ pub fn cmd_deliver_batch(dir: &Path, color: bool, dialect: Dialect) -> Result<Ex
             return Err(Fatal(format!("a request of more than {limit} bytes")));
         }
         let answer = deliver_request(&interpreter, &line);
-        writeln!(out, "{answer}")?;
+        writeln!(out, "{}", crate::output::json_text(&answer))?;
     }
     Ok(ExitCode::SUCCESS)
 }

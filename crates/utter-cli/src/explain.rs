@@ -225,7 +225,11 @@ pub fn cmd_explain(
     let mut out = stdout.lock();
     match format {
         RenderFormat::Text => write!(out, "{}", human(&registry, index, view))?,
-        RenderFormat::Json => writeln!(out, "{}", json(&registry, index, view))?,
+        RenderFormat::Json => writeln!(
+            out,
+            "{}",
+            crate::output::json_text(&json(&registry, index, view))
+        )?,
     }
     Ok(exit)
 }

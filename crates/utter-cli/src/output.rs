@@ -11,6 +11,42 @@ use utter_compiler::{Checked, Finding, Severity};
 /// The version of the JSON output's shape (bumped when a field changes meaning).
 pub const JSON_VERSION: u32 = 2;
 
+/// `value` as JSON text, every character the escaping rule calls unsafe
+/// (C1 controls such as NEL, bidi controls, line and paragraph separators)
+/// written as `\uXXXX` as JSON's own controls are: valid JSON a script
+/// reads as before, that no terminal or log takes as a line break or an
+/// escape. Every JSON document utter prints goes through here.
+pub fn json_text(value: &Json) -> String {
+    use serde::Serialize as _;
+    let mut out = Vec::new();
+    let mut serializer = serde_json::Serializer::with_formatter(&mut out, SafeJson);
+    value
+        .serialize(&mut serializer)
+        .expect("a JSON value serializes");
+    String::from_utf8(out).expect("JSON text is UTF-8")
+}
+
+/// serde_json's compact form, unsafe characters escaped (see [`json_text`]).
+struct SafeJson;
+
+impl serde_json::ser::Formatter for SafeJson {
+    fn write_string_fragment<W: ?Sized + std::io::Write>(
+        &mut self,
+        writer: &mut W,
+        fragment: &str,
+    ) -> std::io::Result<()> {
+        let mut start = 0;
+        for (at, c) in fragment.char_indices() {
+            if utter_compiler::diagnostics::escape::is_unsafe(c) {
+                writer.write_all(&fragment.as_bytes()[start..at])?;
+                write!(writer, "\\u{:04x}", u32::from(c))?;
+                start = at + c.len_utf8();
+            }
+        }
+        writer.write_all(&fragment.as_bytes()[start..])
+    }
+}
+
 /// Counts of one check.
 #[derive(Clone, Copy, Debug)]
 pub struct Summary {
@@ -76,24 +112,23 @@ fn finding_json(f: &Finding, dir: &Path) -> Json {
 /// The JSON document of `utter check --format json` (see docs/cli-and-ci.md).
 pub fn json(checked: &Checked, dir: &Path) -> String {
     let s = Summary::of(checked);
-    json!({
+    let document = json!({
         "version": JSON_VERSION,
         "tool": {"name": "utter", "version": env!("CARGO_PKG_VERSION")},
         "summary": {"errors": s.errors, "warnings": s.warnings, "notes": s.notes, "files": s.files},
         "findings": checked.findings.iter().map(|f| finding_json(f, dir)).collect::<Vec<_>>(),
-    })
-    .to_string()
+    });
+    json_text(&document)
 }
 
 /// A fatal error (utter could not run) as JSON, so a script reading stdout
 /// always gets a document.
 pub fn json_fatal(message: &str) -> String {
-    json!({
+    json_text(&json!({
         "version": JSON_VERSION,
         "tool": {"name": "utter", "version": env!("CARGO_PKG_VERSION")},
         "error": message,
-    })
-    .to_string()
+    }))
 }
 
 /// A delivery as JSON: `{"text","response","variant","rephrase","fallback"}`.
@@ -102,7 +137,7 @@ pub fn delivery(d: &utter::Delivery<'_>, explanation: Option<&utter::Explanation
     if let (Some(explanation), Some(object)) = (explanation, value.as_object_mut()) {
         object.insert("explanation".to_owned(), explanation_json(explanation));
     }
-    value.to_string()
+    json_text(&value)
 }
 
 /// `render --explain --format json`'s `explanation`: each conditioned
@@ -230,7 +265,7 @@ pub fn sarif(checked: &Checked, dir: &Path) -> String {
             result
         })
         .collect();
-    json!({
+    let document = json!({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
         "runs": [{
@@ -243,8 +278,8 @@ pub fn sarif(checked: &Checked, dir: &Path) -> String {
             "columnKind": "unicodeCodePoints",
             "results": results,
         }],
-    })
-    .to_string()
+    });
+    json_text(&document)
 }
 
 /// A workflow command's data: `%`, CR and LF as GitHub wants them, every

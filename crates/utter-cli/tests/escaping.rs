@@ -208,3 +208,220 @@ fn a_self_looping_skill_file_is_a_warning_not_the_end() {
     assert!(text.contains("cannot be followed"), "{text}");
     let _ = std::fs::remove_dir_all(Path::new(&dir));
 }
+
+/// Strings that try to start a line of their own: a workflow command, a
+/// cargo directive, a terminal escape, a C1 next-line, a line separator,
+/// a bidi override.
+const PAYLOADS: &[&str] = &[
+    "\n::error file=x,line=1::FORGED",
+    "\r\ncargo::rustc-env=PWNED=1",
+    "\u{1b}[2J\u{1b}]0;TITLE\u{7}",
+    "\u{85}::warning::NEL",
+    "\u{2028}::notice::LS",
+    "\u{202e}::error::RLO",
+];
+
+/// The payloads above, and strings drawn (from a fixed seed) out of the
+/// pieces hostile text is made of, quotes and backslashes among them.
+fn payloads() -> Vec<String> {
+    const PIECES: &[&str] = &[
+        "\n", "\r", "::", "cargo::", "error", " file=", "\u{1b}[", "\u{85}", "\u{2028}",
+        "\u{202e}", "\"", "'", "\\", "{", "}", "x", " ", "\t", "\u{7}", "%0A",
+    ];
+    let mut out: Vec<String> = PAYLOADS.iter().map(|p| (*p).to_owned()).collect();
+    let mut state: u64 = 0x5EED_1DEA;
+    for _ in 0..6 {
+        let mut payload = String::new();
+        for _ in 0..8 {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            payload.push_str(PIECES[(state >> 33) as usize % PIECES.len()]);
+        }
+        out.push(payload);
+    }
+    out
+}
+
+/// A YAML double-quoted scalar holding `text` exactly.
+fn yaml_quoted(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if c.is_ascii_graphic() || c == ' ' => out.push(c),
+            c => out.push_str(&format!("\\U{:08x}", u32::from(c))),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A Python string literal (for a condition) holding `text` exactly.
+fn python_quoted(text: &str) -> String {
+    let mut out = String::from("'");
+    for c in text.chars() {
+        match c {
+            '\'' => out.push_str("\\'"),
+            '\\' => out.push_str("\\\\"),
+            c if c.is_ascii_graphic() || c == ' ' => out.push(c),
+            c => out.push_str(&format!("\\U{:08x}", u32::from(c))),
+        }
+    }
+    out.push('\'');
+    out
+}
+
+/// An agent with `payload` in a response name, its texts, a condition's
+/// literal, a categorical value and the memory: valid, so every command
+/// runs on it. `version` changes the wording (for `diff` and `--check`).
+fn agent_holding(dir: &Path, payload: &str, version: &str) {
+    let _ = std::fs::create_dir_all(dir);
+    let name = yaml_quoted(&format!("utter_a{payload}"));
+    let text = yaml_quoted(&format!("Hi {payload} {{session.project.kind}} {version}"));
+    let default = yaml_quoted(&format!("Default {payload}"));
+    let condition = yaml_quoted(&format!(
+        "session.project.kind == {}",
+        python_quoted(payload)
+    ));
+    std::fs::write(
+        dir.join("responses.yml"),
+        format!(
+            "responses:\n  {name}:\n    - text: {text}\n      condition: {condition}\n    - text: {default}\n"
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("memory.yml"),
+        format!(
+            "kind:\n  type: categorical\n  enum_values: [{}, plain]\n",
+            yaml_quoted(payload)
+        ),
+    )
+    .unwrap();
+    let memory = serde_json::json!({"project": {"kind": payload}});
+    std::fs::write(dir.join("memory.json"), memory.to_string()).unwrap();
+}
+
+/// No line of `text` starts with data: no workflow command but utter's
+/// own (on `github` output, naming the agent's file), no cargo directive,
+/// no unsafe character.
+fn no_line_starts_with_data(what: &str, text: &str, github_file: Option<&str>) {
+    for line in text.lines() {
+        assert!(
+            !line.chars().any(is_unsafe),
+            "{what}: an unescaped character in {line:?}"
+        );
+        let own = github_file.is_some_and(|file| {
+            ["::error", "::warning", "::notice"]
+                .iter()
+                .any(|level| line.starts_with(&format!("{level} file={file}")))
+        });
+        assert!(
+            !line.starts_with("::") || own,
+            "{what}: a line that starts a workflow command: {line:?}"
+        );
+        assert!(
+            !line.starts_with("cargo::"),
+            "{what}: a directive: {line:?}"
+        );
+    }
+}
+
+/// Every command and format, on agents that hold each payload in every
+/// field: no output line (stdout or stderr) starts with data. The one
+/// exception is `render`'s text on stdout, which is the delivered text
+/// itself (the product, printed as delivered).
+#[test]
+fn no_command_or_format_starts_a_line_with_data() {
+    let root = std::env::temp_dir().join(format!("utter-line-starts-{}", std::process::id()));
+    for (n, payload) in payloads().iter().enumerate() {
+        let payload = payload.as_str();
+        let dir = root.join(format!("agent{n}"));
+        let edited = root.join(format!("edited{n}"));
+        agent_holding(&dir, payload, "one");
+        agent_holding(&edited, payload, "two");
+        let (a, b) = (dir.to_str().unwrap(), edited.to_str().unwrap());
+        let memory = dir.join("memory.json");
+        let memory = memory.to_str().unwrap();
+        let name = format!("utter_a{payload}");
+        let snap = dir.join("responses.snap");
+        let checked = run(&["check", a, "--format", "json"]);
+        assert!(
+            checked.0.contains("\"errors\":0"),
+            "{payload:?}: {}",
+            checked.0
+        );
+        let commands: Vec<Vec<&str>> = vec![
+            vec!["check", a],
+            vec!["check", a, "--format", "json"],
+            vec!["check", a, "--format", "sarif"],
+            vec!["check", a, "--format", "github"],
+            vec!["explain", a, &name],
+            vec!["explain", a, &name, "--format", "json"],
+            vec!["render", a, &name, "--memory", memory, "--format", "json"],
+            vec!["render", a, &name, "--memory", memory, "--explain"],
+            vec![
+                "render",
+                a,
+                &name,
+                "--memory",
+                memory,
+                "--explain",
+                "--format",
+                "json",
+            ],
+            vec!["expand", a],
+            vec!["snapshot", a],
+            vec!["snapshot", b, "--check", "--out", snap.to_str().unwrap()],
+            vec![
+                "snapshot",
+                b,
+                "--check",
+                "--out",
+                snap.to_str().unwrap(),
+                "--format",
+                "json",
+            ],
+            vec![
+                "snapshot",
+                b,
+                "--check",
+                "--out",
+                snap.to_str().unwrap(),
+                "--format",
+                "github",
+            ],
+            vec!["snapshot", a, "--format", "html"],
+            vec!["diff", a, b],
+            vec!["diff", a, b, "--format", "markdown"],
+            vec!["diff", a, b, "--format", "json"],
+            vec!["diff", a, b, "--format", "html"],
+        ];
+        for args in &commands {
+            let (out, err) = run(args);
+            let what = format!("{payload:?} {:?}", &args[..args.len().min(4)]);
+            let github = args
+                .contains(&"github")
+                .then_some(if args[0] == "snapshot" {
+                    snap.to_str().unwrap()
+                } else {
+                    a
+                });
+            // `render`'s text on stdout is the delivered text (the product).
+            let product = args[0] == "render" && !args.contains(&"json");
+            if !product {
+                no_line_starts_with_data(&format!("{what} stdout"), &out, github);
+            }
+            no_line_starts_with_data(&format!("{what} stderr"), &err, None);
+        }
+        // The snapshot file itself: every string quoted.
+        let written = std::fs::read_to_string(&snap).unwrap();
+        no_line_starts_with_data(&format!("{payload:?} the snapshot file"), &written, None);
+        // render's text is the product: delivered as written, payload and all.
+        let (out, _) = run(&["render", a, &name, "--memory", memory]);
+        assert!(out.contains(payload), "{payload:?}: {out:?}");
+    }
+    let _ = std::fs::remove_dir_all(&root);
+}

@@ -166,7 +166,8 @@ pub fn typed_names(decls: &[MemoryDecl]) -> TypedNames {
 }
 
 /// Text for a doc comment: control, bidirectional and invisible characters
-/// are shown escaped (they would reorder or break the comment), backticks
+/// and line separators are shown escaped (they would reorder or break the
+/// comment, or a terminal's line), backticks
 /// become `'` (the text sits in a code span), and long texts are cut.
 pub fn doc_text(text: &str, max_chars: usize) -> String {
     let mut out = String::with_capacity(text.len().min(max_chars * 2));
@@ -180,7 +181,7 @@ pub fn doc_text(text: &str, max_chars: usize) -> String {
             '\n' => out.push_str("\\n"),
             '\t' => out.push_str("\\t"),
             '\r' => out.push_str("\\r"),
-            c if c.is_control() || is_deceptive(c) => {
+            c if crate::diagnostics::escape::is_unsafe(c) || is_deceptive(c) => {
                 out.push_str(&format!("\\u{{{:x}}}", c as u32));
             }
             c => out.push(c),

@@ -288,7 +288,7 @@ pub fn cmd_diff(
     match format {
         DiffFormat::Text => write!(o, "{}", diff_text(&d, false))?,
         DiffFormat::Markdown => write!(o, "{}", diff_text(&d, true))?,
-        DiffFormat::Json => writeln!(o, "{}", diff_json(&d))?,
+        DiffFormat::Json => writeln!(o, "{}", crate::output::json_text(&diff_json(&d)))?,
         DiffFormat::Html => {
             let about = Provenance {
                 agents: vec![old.display().to_string(), new.display().to_string()],

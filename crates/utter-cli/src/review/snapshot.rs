@@ -310,13 +310,13 @@ pub fn cmd_snapshot(
         (SnapshotFormat::Json, _) => writeln!(
             o,
             "{}",
-            serde_json::json!({
+            crate::output::json_text(&serde_json::json!({
                 "snapshot": shown,
                 "changed": changed,
                 "summary": what_changed.as_ref().map(changes_json),
                 "diff": changed.then(|| unified(&expected, &found, &shown)),
                 "update": update,
-            })
+            }))
         )?,
         (SnapshotFormat::Github, Some(_)) => write!(o, "{}", github(&expected, &found, &shown))?,
         (SnapshotFormat::Human, Some(what_changed)) => {
