@@ -44,6 +44,11 @@ utter:
 
 Tell the customer what the replacement costs.
 `,
+  "utter.yml": `# utter's settings (docs/format.md, "Lint levels"): the fee is a float,
+# delivered as Python writes it ($7.5); real amounts belong in a text entry.
+lints:
+  utter.validation.placeholder.float_money: allow
+`,
 };
 
 const EXAMPLE_STATE = {

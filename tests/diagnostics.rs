@@ -393,3 +393,43 @@ fn a_placeholder_the_engine_fills_stays_a_warning() {
     assert_eq!(found.len(), 1);
     assert_eq!(found[0].severity.as_str(), "warning");
 }
+
+/// A float placeholder next to a currency is a warning whose help gives
+/// the recipe (a text entry the application formats); elsewhere, or for a
+/// text entry, nothing is said; `lints:` allows it.
+#[test]
+fn a_float_next_to_a_currency_is_a_warning() {
+    let memory = ("memory.yml", "fee: {type: float}\nlabel: {type: text}\n");
+    let found = |texts: &[&str], settings: Option<&str>| -> Vec<usize> {
+        let mut responses = String::from("responses:\n");
+        for (i, text) in texts.iter().enumerate() {
+            responses.push_str(&format!("  utter_{i}:\n    - text: '{text}'\n"));
+        }
+        let mut files = vec![memory, ("responses.yml", responses.as_str())];
+        if let Some(settings) = settings {
+            files.push(("utter.yml", settings));
+        }
+        let c = checked(&files);
+        with_code(&c, codes::FLOAT_MONEY)
+            .iter()
+            .map(|f| {
+                assert_eq!(f.severity.as_str(), "warning");
+                assert!(f.help.as_deref().unwrap().contains("`text` entry"));
+                f.response.as_deref().unwrap()[6..].parse().unwrap()
+            })
+            .collect()
+    };
+    let texts = [
+        "A fee of ${fee} applies.",
+        "The fee is {fee} EUR.",
+        "That is {fee} euros.",
+        "Costs € {fee}.",
+        "USD {fee} in total.",
+        "Your score is {fee} points.",
+        "A fee of ${label} applies.",
+        "{fee}% of $10",
+    ];
+    assert_eq!(found(&texts, None), [0, 1, 2, 3, 4]);
+    let allow = "lints:\n  utter.validation.placeholder.float_money: allow\n";
+    assert!(found(&texts, Some(allow)).is_empty());
+}

@@ -133,6 +133,8 @@ codes! {
         "A whole condition can never be true.";
     PLACEHOLDER_REPR = "utter.validation.placeholder.renders_repr",
         "A placeholder of a list or json entry is delivered as Python writes the value.";
+    FLOAT_MONEY = "utter.validation.placeholder.float_money",
+        "A placeholder of a float entry stands next to a currency: it is delivered as Python writes a float (`49.9`, `15.0`, `1e+20`).";
     MAESTRO_CONDITION = "utter.maestro.conditional_variant",
         "A variant of a Maestro agent has a `condition`: Maestro delivers the first entry of each response.";
     UNREACHABLE_VARIANT = "utter.analysis.unreachable_variant",
@@ -163,6 +165,7 @@ pub const LINTABLE: &[&str] = &[
     UNKNOWN_PLACEHOLDER,
     PLACEHOLDER_MAY_BE_UNSET,
     PLACEHOLDER_REPR,
+    FLOAT_MONEY,
     UNREACHABLE_VARIANT,
     UNREACHABLE_DEFAULT,
     NO_CONDITIONED_VARIANT,

@@ -345,7 +345,15 @@ pub(super) fn check_placeholders(
                         ))
                     }
                     Some((ns, entry)) => {
-                        report_repr(cx, schema, ns, entry, raw, span, node, response, index);
+                        report_rendering(
+                            cx,
+                            schema,
+                            (ns, entry),
+                            (raw, span, text),
+                            node,
+                            response,
+                            index,
+                        );
                         None
                     }
                 };
@@ -365,7 +373,15 @@ pub(super) fn check_placeholders(
                 let fills =
                     |ns: &str| ns == "project" || matches!(scope, Scope::Skill(s) if s == ns);
                 if let Some((ns, entry)) = declared {
-                    report_repr(cx, schema, ns, entry, raw, span, node, response, index);
+                    report_rendering(
+                        cx,
+                        schema,
+                        (ns, entry),
+                        (raw, span, text),
+                        node,
+                        response,
+                        index,
+                    );
                 }
                 let unknowable = schema.broken.iter().any(|ns| fills(ns));
                 let problem = (declared.is_none() && !unknowable).then(|| {
@@ -412,13 +428,11 @@ pub(super) fn check_placeholders(
 /// A note where a placeholder of a `list` or `json` entry is interpolated:
 /// it renders as Python's `repr` of the value (`['a', 'b']`).
 #[allow(clippy::too_many_arguments)]
-fn report_repr(
+fn report_rendering(
     cx: &mut FileCx<'_>,
     schema: &Schema,
-    namespace: &str,
-    entry: &str,
-    raw: &str,
-    span: &Range<usize>,
+    (namespace, entry): (&str, &str),
+    (raw, span, text): (&str, &Range<usize>, &str),
     node: &Node,
     response: &str,
     index: usize,
@@ -429,6 +443,23 @@ fn report_repr(
     else {
         return;
     };
+    if info.ty == EntryType::Float && next_to_currency(text, span) {
+        let at = node_subspan(cx.source, node, span);
+        cx.report_in(
+            codes::FLOAT_MONEY,
+            Severity::Warning,
+            at,
+            response,
+            Some(index),
+            format!(
+                "placeholder `{raw}` reads a `float` entry next to a currency: it is delivered as Python writes a float (49.90 as `49.9`, 15 as `15.0`, 1e20 as `1e+20`)"
+            ),
+        );
+        cx.help(format!(
+            "hold the amount as a `text` entry the application formats (\"49.90\"), or, if the float reads right, set `lints: {{{}: allow}}` in utter.yml",
+            codes::FLOAT_MONEY
+        ));
+    }
     if matches!(info.ty, EntryType::List | EntryType::Json) {
         let at = node_subspan(cx.source, node, span);
         cx.report_in(
@@ -443,6 +474,33 @@ fn report_repr(
             ),
         );
     }
+}
+
+/// Whether the placeholder at `span` of `text` stands right next to a
+/// currency: a sign before or after it (`$`, `€`, ...), or a currency
+/// code or name after or before it (`EUR`, `dollars`).
+fn next_to_currency(text: &str, span: &Range<usize>) -> bool {
+    const SIGNS: &[char] = &['$', '€', '£', '¥', '₹', '₩', '₽', '¢', '₺', '₪', '₦', '₱'];
+    const WORDS: &[&str] = &[
+        "usd", "eur", "gbp", "jpy", "chf", "cad", "aud", "inr", "cny", "dollar", "dollars", "euro",
+        "euros", "pound", "pounds", "yen", "franc", "francs", "rupee", "rupees", "cent", "cents",
+    ];
+    let before = text[..span.start].trim_end_matches(' ');
+    let after = text[span.end..].trim_start_matches(' ');
+    let sign_before = before.ends_with(SIGNS);
+    let sign_after = after.starts_with(SIGNS);
+    let word = |w: Option<&str>| {
+        w.is_some_and(|w| {
+            WORDS.contains(
+                &w.trim_matches(|c: char| !c.is_alphabetic())
+                    .to_lowercase()
+                    .as_str(),
+            )
+        })
+    };
+    let word_after = word(after.split_whitespace().next());
+    let word_before = word(before.split_whitespace().next_back());
+    sign_before || sign_after || word_after || word_before
 }
 
 /// Two names that generated code would spell the same (`utter_a` and `utterA`
