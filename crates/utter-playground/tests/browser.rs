@@ -151,6 +151,7 @@ fn both_pages_work_in_headless_chromium() {
         .status()
         .expect("bash runs");
     assert!(built.success(), "playground/build.sh failed");
+    wasm_size_as_documented(&site.join("utter_playground.wasm"));
 
     // The layout test's screenshots (docs/images takes them from here:
     // bash playground/screenshots.sh).
@@ -174,5 +175,29 @@ fn both_pages_work_in_headless_chromium() {
     assert!(
         stdout.contains("# pass 6") && stdout.contains("# fail 0"),
         "every browser test ran"
+    );
+}
+
+/// docs/playground.md's size of the module is the size of the build it
+/// describes (within 15%: toolchains differ a little; a stale figure
+/// differs more).
+fn wasm_size_as_documented(wasm: &Path) {
+    let built = std::fs::metadata(wasm).expect("the module was built").len();
+    let doc = std::fs::read_to_string(repo().join("docs/playground.md")).unwrap();
+    let row = doc
+        .lines()
+        .find(|l| l.starts_with("| `utter_playground.wasm` |"))
+        .expect("docs/playground.md gives the module's size");
+    let documented: u64 = row
+        .split('|')
+        .nth(2)
+        .and_then(|cell| cell.split(" bytes").next())
+        .map(|n| n.trim().replace(',', ""))
+        .and_then(|n| n.parse().ok())
+        .expect("a size in bytes");
+    let off = built.abs_diff(documented) as f64 / documented as f64;
+    assert!(
+        off <= 0.15,
+        "docs/playground.md says {documented} bytes; the build is {built} bytes: update the figure"
     );
 }
