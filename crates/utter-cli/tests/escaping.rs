@@ -243,34 +243,34 @@ fn payloads() -> Vec<String> {
     out
 }
 
-/// A YAML double-quoted scalar holding `text` exactly.
-fn yaml_quoted(text: &str) -> String {
-    let mut out = String::from("\"");
+/// `text` exactly, between `quote`s, with the escapes YAML's double-quoted
+/// scalars and Python's string literals share (`\\`, `\"` or `\'`,
+/// `\U0000xxxx`).
+fn quoted(text: &str, quote: char) -> String {
+    let mut out = String::from(quote);
     for c in text.chars() {
         match c {
-            '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),
+            c if c == quote => {
+                out.push('\\');
+                out.push(c);
+            }
             c if c.is_ascii_graphic() || c == ' ' => out.push(c),
             c => out.push_str(&format!("\\U{:08x}", u32::from(c))),
         }
     }
-    out.push('"');
+    out.push(quote);
     out
+}
+
+/// A YAML double-quoted scalar holding `text` exactly.
+fn yaml_quoted(text: &str) -> String {
+    quoted(text, '"')
 }
 
 /// A Python string literal (for a condition) holding `text` exactly.
 fn python_quoted(text: &str) -> String {
-    let mut out = String::from("'");
-    for c in text.chars() {
-        match c {
-            '\'' => out.push_str("\\'"),
-            '\\' => out.push_str("\\\\"),
-            c if c.is_ascii_graphic() || c == ' ' => out.push(c),
-            c => out.push_str(&format!("\\U{:08x}", u32::from(c))),
-        }
-    }
-    out.push('\'');
-    out
+    quoted(text, '\'')
 }
 
 /// An agent with `payload` in a response name, its texts, a condition's

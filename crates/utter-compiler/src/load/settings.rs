@@ -98,10 +98,7 @@ pub fn walk(cx: &mut FileCx<'_>, root: Option<&Node>) -> Settings {
                 Some(dialect) => settings.dialect = Some(dialect),
                 None => {
                     // Name the value written and the dialects there are.
-                    let written = match value.as_scalar() {
-                        Some(scalar) => format!("`{}`", scalar.value),
-                        None => value.describe().to_owned(),
-                    };
+                    let written = written(value);
                     cx.report(
                         codes::SETTINGS_INVALID,
                         Severity::Error,
@@ -127,6 +124,14 @@ pub fn walk(cx: &mut FileCx<'_>, root: Option<&Node>) -> Settings {
     settings
 }
 
+/// A value as a message names it: a scalar as written, else its kind.
+fn written(value: &Node) -> String {
+    match value.as_scalar() {
+        Some(scalar) => format!("`{}`", scalar.value),
+        None => value.describe().to_owned(),
+    }
+}
+
 /// `lints:`: a mapping of finding codes to `allow`, `warn` or `deny`.
 fn lints(cx: &mut FileCx<'_>, value: &Node) -> Lints {
     let mut lints = Lints::default();
@@ -140,10 +145,7 @@ fn lints(cx: &mut FileCx<'_>, value: &Node) -> Lints {
         match level.as_scalar().and_then(|s| Level::from_name(&s.value)) {
             Some(level) => lints.0.push((known, level)),
             None => {
-                let written = match level.as_scalar() {
-                    Some(scalar) => format!("`{}`", scalar.value),
-                    None => level.describe().to_owned(),
-                };
+                let written = written(level);
                 cx.report(
                     codes::SETTINGS_INVALID,
                     Severity::Error,
