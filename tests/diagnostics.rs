@@ -433,3 +433,65 @@ fn a_float_next_to_a_currency_is_a_warning() {
     let allow = "lints:\n  utter.validation.placeholder.float_money: allow\n";
     assert!(found(&texts, Some(allow)).is_empty());
 }
+
+/// Each of `words` written as the text of one variant in a YAML style, and
+/// where (line, column, 1-based) each placeholder `{nmae}` stands in the
+/// file.
+fn scalar_in_style(words: &[&str], style: usize) -> (String, Vec<(usize, usize)>) {
+    let head = "responses:\n  utter_a:\n    - text: ";
+    let mut body = String::new();
+    match style {
+        // plain, one line (not starting with `{`: a flow mapping)
+        0 => body.push_str(&format!("Say {}", words.join(" "))),
+        // single-quoted: `'` doubled
+        1 => body.push_str(&format!("'{}'", words.join(" ").replace('\'', "''"))),
+        // double-quoted, a `\n` escape between words
+        2 => body.push_str(&format!("\"{}\"", words.join(" \\n "))),
+        // literal block, one word a line
+        3 => body.push_str(&format!("|\n        {}", words.join("\n        "))),
+        // folded block
+        _ => body.push_str(&format!(">-\n        {}", words.join("\n        "))),
+    }
+    let file = format!("{head}{body}\n");
+    let mut at = Vec::new();
+    for (offset, _) in file.match_indices("{nmae}") {
+        let line = file[..offset].matches('\n').count() + 1;
+        // Columns count characters.
+        let line_start = file[..offset].rfind('\n').map_or(0, |n| n + 1);
+        let column = file[line_start..offset].chars().count() + 1;
+        at.push((line, column));
+    }
+    (file, at)
+}
+
+proptest::proptest! {
+    /// A finding about a placeholder points at the placeholder itself, in
+    /// every scalar style: plain, quoted with escapes, literal and folded
+    /// blocks (it pointed at the block's first line).
+    #[test]
+    fn a_placeholder_finding_points_at_the_placeholder_in_every_style(
+        words in proptest::collection::vec(
+            proptest::prop_oneof![
+                proptest::strategy::Just("{nmae}"),
+                proptest::strategy::Just("Hello"),
+                proptest::strategy::Just("it's"),
+                proptest::strategy::Just("fee"),
+                proptest::strategy::Just("é"),
+            ],
+            1..8,
+        ),
+        style in 0usize..5,
+    ) {
+        let (file, expected) = scalar_in_style(&words, style);
+        let c = checked(&[
+            ("memory.yml", "name: {type: text}\n"),
+            ("responses.yml", file.as_str()),
+        ]);
+        let mut found: Vec<(usize, usize)> = with_code(&c, codes::UNKNOWN_PLACEHOLDER)
+            .iter()
+            .map(|f| (f.line, f.column))
+            .collect();
+        found.sort_unstable();
+        proptest::prop_assert_eq!(found, expected, "{}", file);
+    }
+}

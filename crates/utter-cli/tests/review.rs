@@ -438,6 +438,16 @@ fn check_notes_unset_placeholders_only_when_asked() {
     assert_eq!(notes.len(), 1, "{doc}");
     assert_eq!(notes[0]["variant"], 0, "{doc}");
     assert_eq!(notes[0]["severity"], "note", "{doc}");
+    // At the placeholder, not the whole text.
+    assert_eq!(
+        (
+            &notes[0]["line"],
+            &notes[0]["column"],
+            &notes[0]["end_column"]
+        ),
+        (&3.into(), &18.into(), &37.into()),
+        "{doc}"
+    );
     let message = notes[0]["message"].as_str().unwrap();
     assert!(
         message.contains("{session.project.x}") && message.contains("session.project.y = 1"),

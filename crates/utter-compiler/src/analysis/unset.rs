@@ -32,17 +32,22 @@ pub fn placeholder_findings(checked: &Checked) -> Vec<Finding> {
         let analysis = analyse(&registry, index, home_view(&registry, index), &mut budget);
         for (variant, unset) in analysis.may_be_unset.iter().enumerate() {
             let raw = merged.raw.variants.iter().find(|v| v.index == variant);
-            let span = raw.map_or(merged.raw.name_span.clone(), |v| {
-                v.text_node
-                    .as_ref()
-                    .map_or(v.span.clone(), |node| node.span.clone())
-            });
             for (placeholder, state) in unset {
+                // At the placeholder itself, where the source shows it.
+                let span = raw.map_or(merged.raw.name_span.clone(), |v| {
+                    v.text_node.as_ref().map_or(v.span.clone(), |node| {
+                        let at = node
+                            .as_scalar()
+                            .and_then(|s| s.value.find(placeholder.as_str()))
+                            .map(|at| at..at + placeholder.len());
+                        at.map_or(node.span.clone(), |at| node.subspan(&source.text, &at))
+                    })
+                });
                 let mut finding = source
                     .finding(
                         codes::PLACEHOLDER_MAY_BE_UNSET,
                         Severity::Note,
-                        span.clone(),
+                        span,
                         format!(
                             "`{placeholder}` may be delivered as written: memory can leave it unset when this variant is delivered, e.g., when {}",
                             describe_witness(&registry.entries, state)

@@ -284,15 +284,7 @@ fn report_types(
 /// The span in the file of `span` inside a scalar's value, when it can be
 /// mapped exactly; else the whole scalar.
 pub(super) fn node_subspan(source: &SourceFile, node: &Node, span: &Range<usize>) -> Range<usize> {
-    let start = node.value_offset(&source.text, span.start);
-    if start == node.span.start && span.start != 0 {
-        return node.span.clone();
-    }
-    let end = node.value_offset(&source.text, span.end);
-    if end <= start {
-        return node.span.clone();
-    }
-    start..end
+    node.subspan(&source.text, span)
 }
 
 /// Placeholders that can never resolve are errors (the customer would read

@@ -176,6 +176,41 @@ impl Node {
         }
     }
 
+    /// The span in the source of `span` inside a scalar's value, as exactly
+    /// as the source allows: by offset where the value appears verbatim
+    /// (plain, or quoted without escapes, on one line); else, in any style
+    /// (a `|` or `>` block, escapes, folded lines), where the same text
+    /// stands in the source, when the source holds it as many times as the
+    /// value does (the n-th in the value is the n-th in the source); else
+    /// the whole scalar.
+    pub fn subspan(&self, source: &str, span: &Range<usize>) -> Range<usize> {
+        let start = self.value_offset(source, span.start);
+        let end = self.value_offset(source, span.end);
+        let verbatim = !(start == self.span.start && span.start != 0) && end > start;
+        if verbatim {
+            return start..end;
+        }
+        self.by_occurrence(source, span)
+            .unwrap_or_else(|| self.span.clone())
+    }
+
+    /// `span` of the value found by its text in the source (see
+    /// [`Node::subspan`]).
+    fn by_occurrence(&self, source: &str, span: &Range<usize>) -> Option<Range<usize>> {
+        let value = &self.as_scalar()?.value;
+        let target = value.get(span.clone()).filter(|t| !t.is_empty())?;
+        let raw = source.get(self.span.clone())?;
+        let nth = value
+            .match_indices(target)
+            .position(|(at, _)| at == span.start)?;
+        let in_raw: Vec<usize> = raw.match_indices(target).map(|(at, _)| at).collect();
+        if in_raw.len() != value.match_indices(target).count() {
+            return None;
+        }
+        let at = self.span.start + in_raw[nth];
+        Some(at..at + target.len())
+    }
+
     /// The byte offset in the source of character `offset` of a scalar's value,
     /// when the value appears verbatim in the source (plain or quoted without
     /// escapes on one line); else the start of the node.
