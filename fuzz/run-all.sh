@@ -32,6 +32,24 @@ for agent in ../examples/card-agent ../tests/fixtures/analysis-agent ../tests/fi
     seed "$agent" > "corpus/review/$name"
     { seed "$agent"; printf '\376'; seed "$agent"; } > "corpus/review/$name-twice"
 done
+# Seeds for `snapshot_check`: the example's snapshot against itself
+# changed, and written with CR LF (the file, 0xFE, the agent's).
+mkdir -p corpus/snapshot_check corpus/respond
+snap=../examples/card-agent/responses.snap
+{ sed 's/free/FREE/' "$snap"; printf '\376'; cat "$snap"; } > corpus/snapshot_check/changed
+{ sed 's/$/\r/' "$snap"; printf '\376'; cat "$snap"; } > corpus/snapshot_check/crlf
+# Seeds for `respond`: each operation on the example agent's files.
+python3 - <<'PY'
+import json, pathlib
+root = pathlib.Path("../examples/card-agent")
+files = {str(p.relative_to(root)): p.read_text() for p in root.rglob("*")
+         if p.is_file() and p.suffix in (".yml", ".md")}
+for op, extra in (("check", {}), ("report", {}),
+                  ("render", {"response": "utter_card_replacement_fee", "skill": "card_replace",
+                              "memory": '{"card_replace": {"replacement_reason": "lost", "replacement_fee": 7.5}}'})):
+    request = {"op": op, "files": files, **extra}
+    pathlib.Path(f"corpus/respond/{op}").write_text(json.dumps(request))
+PY
 flags=(-max_total_time="$seconds" -max_len=1048576 -malloc_limit_mb=2048 -rss_limit_mb=3072 -timeout=10)
 run() {
     mkdir -p "logs"
@@ -43,7 +61,7 @@ run() {
     return "$rc"
 }
 status=0
-for pair in "condition yaml" "template memory_json" "check tree" "review lsp_frames"; do
+for pair in "condition yaml" "template memory_json" "check tree" "review lsp_frames" "snapshot_check respond"; do
     set -- $pair
     run "$1" & a=$!
     run "$2" & b=$!

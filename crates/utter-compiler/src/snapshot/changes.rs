@@ -76,11 +76,7 @@ pub fn changes(reviewed: &str, now: &str) -> Option<Changes> {
     for (name, lines) in now_responses {
         match reviewed_responses.remove(name) {
             None => out.added.push(name.to_owned()),
-            Some(before) if before != lines => out.changed.push(ChangedResponse {
-                name: name.to_owned(),
-                reviewed: only_in(&before, &lines),
-                now: only_in(&lines, &before),
-            }),
+            Some(before) if before != lines => out.changed.push(changed(name, &before, &lines)),
             Some(_) => {}
         }
     }
@@ -145,6 +141,23 @@ fn responses(text: &str) -> (Vec<&str>, BTreeMap<&str, Vec<&str>>) {
         }
     }
     (header, by_name)
+}
+
+/// A response whose lines differ: the lines only one side has, or, when
+/// both have the same lines in another order, the lines that moved.
+fn changed(name: &str, before: &[&str], now: &[&str]) -> ChangedResponse {
+    let (mut reviewed, mut after) = (only_in(before, now), only_in(now, before));
+    if reviewed.is_empty() && after.is_empty() {
+        for (was, is) in before.iter().zip(now).filter(|(was, is)| was != is) {
+            reviewed.push((*was).to_owned());
+            after.push((*is).to_owned());
+        }
+    }
+    ChangedResponse {
+        name: name.to_owned(),
+        reviewed,
+        now: after,
+    }
 }
 
 /// The lines of `these` that `those` does not have (as many times as
@@ -214,6 +227,23 @@ mod tests {
                 now: vec!["    text \"Hi\"".to_owned()],
             }]
         );
+    }
+
+    /// Lines that only moved are shown as they stand on each side (found
+    /// by fuzzing: a change of order listed no line).
+    #[test]
+    fn lines_that_moved_are_shown() {
+        let reviewed = NOW.replace(
+            "  variant 0\n    text \"Hi\"",
+            "    text \"Hi\"\n  variant 0",
+        );
+        let found = changes(&reviewed, NOW).expect("different");
+        assert_eq!(found.changed.len(), 1);
+        assert_eq!(
+            found.changed[0].reviewed,
+            ["    text \"Hi\"", "  variant 0"]
+        );
+        assert_eq!(found.changed[0].now, ["  variant 0", "    text \"Hi\""]);
     }
 
     /// A hostile file (a million lines, no response) is summed up in
