@@ -123,6 +123,22 @@ test("the diff report: before and after side by side in every row, no text overf
   await page.close();
 });
 
+/// `read` of the report frame once its page has loaded: the tab sets the
+/// frame's document when shown, so a read racing that load is tried again
+/// (the frame's "execution context was destroyed" by the new document).
+async function fromReport(page, read) {
+  const frame = page.frameLocator("#report");
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await frame.locator("details.response").first().waitFor();
+      return await read(frame);
+    } catch (e) {
+      if (attempt >= 10 || !/context was destroyed|navigat/i.test(String(e))) throw e;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
 async function openPlayground(hash = "") {
   const w = await watched();
   await w.page.goto(site.url + "/index.html" + hash);
@@ -192,8 +208,8 @@ test("the playground: a typo is found at its line, fixing it removes it, render 
 
   // The review report of the edited agent.
   await page.click("#tab-report");
-  const frame = page.frameLocator("#report");
-  assert.ok((await frame.locator("details.response > summary code").allTextContents()).includes("utter_card_replacement_fee"));
+  const names = await fromReport(page, (frame) => frame.locator("details.response > summary code").allTextContents());
+  assert.ok(names.includes("utter_card_replacement_fee"), JSON.stringify(names));
   assert.deepEqual(problems, []);
   assert.ok(requests.every((r) => r.startsWith(site.url)), `only the site: ${requests}`);
   await page.close();
@@ -220,9 +236,12 @@ test("the playground: a shared link holds the files, and the agent's text is nev
   );
   assert.equal(await again.page.locator("#delivered img, #delivered b").count(), 0, "no markup");
   await again.page.click("#tab-report");
-  const frame = again.page.frameLocator("#report");
-  assert.equal(await frame.locator("details.response img, details.response b").count(), 0, "no markup in the report");
-  assert.ok((await frame.locator("body").textContent()).includes("<img src=http://example.invalid/x"));
+  const [markup, body] = await fromReport(again.page, async (frame) => [
+    await frame.locator("details.response img, details.response b").count(),
+    await frame.locator("body").textContent(),
+  ]);
+  assert.equal(markup, 0, "no markup in the report");
+  assert.ok(body.includes("<img src=http://example.invalid/x"));
   for (const w of [{ problems, requests }, again]) {
     assert.deepEqual(w.problems, []);
     assert.ok(w.requests.every((r) => r.startsWith(site.url)), `only the site: ${w.requests}`);
