@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 
 use utter::{Context, SlotMemory};
 
+use super::condition_index::ConditionIndex;
 use crate::analysis::Witness;
 use crate::diagnostics::escape::quote;
 use crate::lower::Registry;
@@ -74,13 +75,17 @@ pub struct Encoded<'r> {
     registry: &'r Registry,
     name: &'r str,
     program: Option<utter::program::ProgramData>,
+    /// The response's conditions, indexed; its default variant.
+    conditions: ConditionIndex,
+    default: Option<usize>,
 }
 
 impl<'r> Encoded<'r> {
     /// Response `name` of `registry` (delivered as its name when there is
     /// no such response).
     pub fn new(registry: &'r Registry, name: &'r str) -> Self {
-        let program = registry.response(name).map(|response| {
+        let response = registry.response(name);
+        let program = response.map(|response| {
             let mut program = utter::program::ProgramData::default();
             response.encode_into(&mut program);
             program
@@ -89,12 +94,17 @@ impl<'r> Encoded<'r> {
             registry,
             name,
             program,
+            conditions: response.map(conditions_of).unwrap_or_default(),
+            default: response.and_then(|r| r.default),
         }
     }
 
-    /// What `state` delivers in `view` (see [`deliver_state`]).
+    /// What `state` delivers in `view` (see [`deliver_state`]): the
+    /// variant of the first condition that holds, else the default.
     pub fn deliver(&self, view: Option<&str>, state: &[(&str, &str, &utter::Value)]) -> String {
-        self.deliver_choice(view, state, utter::program::Choice::Walk)
+        let chosen = self.first_holding(view, state, &self.conditions);
+        let choice = utter::program::Choice::Compiled(chosen.or(self.default));
+        self.deliver_choice(view, state, choice)
     }
 
     /// What `state` delivers in `view` when `choice` (see
@@ -117,23 +127,29 @@ impl<'r> Encoded<'r> {
         })
     }
 
-    /// Whether any of `conditions` (encoded in `program`) holds for
-    /// `state` in `view`.
-    pub fn any_holds(
+    /// The variant of the first of `conditions` (some of this response's)
+    /// that holds for `state` in `view`.
+    pub(super) fn first_holding(
         &self,
         view: Option<&str>,
         state: &[(&str, &str, &utter::Value)],
-        program: &utter::program::ProgramData,
-        conditions: &[u32],
-    ) -> bool {
+        conditions: &ConditionIndex,
+    ) -> Option<usize> {
         with_state(self.registry, view, state, |ctx| {
-            conditions.iter().any(|&at| {
-                program
-                    .program()
-                    .holds(at as usize, &self.registry.entries, ctx)
-            })
+            conditions.first_holding(&self.registry.entries, ctx)
         })
     }
+}
+
+/// Every condition of `response`, indexed.
+fn conditions_of(response: &crate::lower::Response) -> ConditionIndex {
+    ConditionIndex::new(
+        response
+            .variants
+            .iter()
+            .enumerate()
+            .filter_map(|(i, v)| Some((i, v.condition.as_ref()?))),
+    )
 }
 
 /// One piece of an example text: wording, or what fills a placeholder.

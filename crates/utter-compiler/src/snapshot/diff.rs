@@ -241,18 +241,26 @@ pub fn diff(old: &Registry, new: &Registry, options: Options) -> Diff {
     diff_with(old, new, options, true)
 }
 
-/// [`diff`], with or without the [`Shortcut`] (without: every witness is
-/// walked through every condition, the reference the shortcut is tested
-/// against).
-fn diff_with(old: &Registry, new: &Registry, options: Options, shortcuts: bool) -> Diff {
-    let old_views: BTreeMap<String, ResponseView> = responses(old, options)
-        .into_iter()
-        .map(|r| (r.name.clone(), r))
-        .collect();
-    let mut new_views: BTreeMap<String, ResponseView> = responses(new, options)
-        .into_iter()
-        .map(|r| (r.name.clone(), r))
-        .collect();
+/// [`diff`], `fast` through the [`Shortcut`] and the index of conditions,
+/// or not (every witness walked through every condition: the reference
+/// both are tested against).
+fn diff_with(old: &Registry, new: &Registry, options: Options, fast: bool) -> Diff {
+    let by_name = |registry: &Registry| -> BTreeMap<String, ResponseView> {
+        responses(registry, options)
+            .into_iter()
+            .map(|r| (r.name.clone(), r))
+            .collect()
+    };
+    // The two versions are analysed at once: each analysis is as long as
+    // a snapshot's, and they share nothing.
+    let (old_views, mut new_views) = std::thread::scope(|scope| {
+        let old_views = scope.spawn(|| by_name(old));
+        let new_views = by_name(new);
+        let old_views = old_views
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (old_views, new_views)
+    });
     let mut out = Diff {
         fingerprints: [old.wording_fingerprint(), new.wording_fingerprint()],
         ..Diff::default()
@@ -274,7 +282,7 @@ fn diff_with(old: &Registry, new: &Registry, options: Options, shortcuts: bool) 
         let views = [before.view.as_deref(), after.view.as_deref()];
         let states = [witness_states(old, &before), witness_states(new, &after)];
         let walk = [Encoded::new(old, &name), Encoded::new(new, &name)];
-        let shortcut = if shortcuts {
+        let shortcut = if fast {
             Shortcut::new([old, new], &name, views, &walk)
         } else {
             None
@@ -292,7 +300,7 @@ fn diff_with(old: &Registry, new: &Registry, options: Options, shortcuts: bool) 
                     views,
                     &memory,
                     (from, variant),
-                    to,
+                    (to, !fast),
                 )
             };
             let (was, now) = (deliver(0), deliver(1));
@@ -319,6 +327,7 @@ fn diff_with(old: &Registry, new: &Registry, options: Options, shortcuts: bool) 
 
 #[cfg(test)]
 mod tests {
+    use super::super::testing::{MEMORIES, registry, variant};
     use super::*;
 
     fn v(index: usize, text: &str, condition: Option<&str>) -> VariantView {
@@ -358,47 +367,14 @@ mod tests {
         assert!(kept.contains(&2));
     }
 
-    /// A registry of one root response `utter_r` of `variants`.
-    fn registry(variants: &[(Option<String>, String)]) -> Registry {
-        let mut yml = String::from("responses:\n  utter_r:\n");
-        for (condition, text) in variants {
-            yml.push_str(&format!("    - text: {text:?}\n"));
-            if let Some(c) = condition {
-                yml.push_str(&format!("      condition: {c:?}\n"));
-            }
-        }
-        let files = crate::ProjectFiles::from_files([
-            (
-                "memory.yml".to_owned(),
-                b"x:\n  type: int\nt:\n  type: text\n".to_vec(),
-            ),
-            ("responses.yml".to_owned(), yml.into_bytes()),
-        ]);
-        crate::lower(&crate::check(&files)).unwrap_or_else(|e| panic!("{e:?}"))
-    }
-
-    fn variant() -> impl proptest::strategy::Strategy<Value = (Option<String>, String)> {
-        use proptest::prelude::*;
-        let condition = prop_oneof![
-            (0i64..4).prop_map(|k| format!("session.project.x == {k}")),
-            (0i64..4).prop_map(|k| format!("session.project.x > {k}")),
-            (0usize..3).prop_map(|k| format!("session.project.t == '{}'", ["a", "b", ""][k])),
-            Just("session.project.t".to_owned()),
-            Just("session.project.x == 1 and session.project.t == 'a'".to_owned()),
-        ];
-        let text = prop_oneof![
-            (0u8..4).prop_map(|k| format!("v{k}")),
-            (0u8..4).prop_map(|k| format!("v{k} {{session.project.x}}")),
-        ];
-        (condition, text).prop_map(|(c, t)| (Some(c), t))
-    }
-
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(96))]
         /// The shortcut delivers what walking every condition delivers, for
-        /// random edits of random responses.
+        /// random edits of random responses, also where the versions
+        /// declare entries differently.
         #[test]
         fn the_shortcut_delivers_what_the_walk_delivers(
+            memories in (0usize..MEMORIES.len(), 0usize..MEMORIES.len()),
             old in proptest::collection::vec(variant(), 0..7),
             edits in proptest::collection::vec((0usize..5, 0usize..8, variant()), 1..4),
             default_at in (0usize..8, 0usize..8),
@@ -421,8 +397,8 @@ mod tests {
                 variants
             };
             let (old, new) = (
-                registry(&with_default(old, default_at.0)),
-                registry(&with_default(new, default_at.1)),
+                registry(&with_default(old, default_at.0), MEMORIES[memories.0]),
+                registry(&with_default(new, default_at.1), MEMORIES[memories.1]),
             );
             let options = Options::default();
             proptest::prop_assert_eq!(

@@ -11,11 +11,14 @@
 //! a user's own `cargo test`) compare it.
 
 pub mod changes;
+mod condition_index;
 mod deliver;
 pub mod diff;
 pub mod file;
 pub mod html;
 mod shortcut;
+#[cfg(test)]
+mod testing;
 
 use std::fmt::Write as _;
 use std::path::Path;

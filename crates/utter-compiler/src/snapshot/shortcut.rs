@@ -2,7 +2,9 @@
 //! the other, without walking every condition.
 
 use super::Encoded;
-use crate::lower::Registry;
+use super::condition_index::ConditionIndex;
+use crate::lower::{Registry, Response};
+use utter::Entry;
 
 /// One version of a response as the shortcut reads it: its encoding,
 /// view, and per variant its condition text (`None`: no condition).
@@ -12,9 +14,8 @@ struct Side<'a> {
     conditions: Vec<Option<&'a str>>,
     default: Option<usize>,
     /// The conditions of its variants that the other version lacks at the
-    /// same place (between the common prefix and suffix), encoded.
-    middle: utter::program::ProgramData,
-    middle_at: Vec<u32>,
+    /// same place (between the common prefix and suffix), indexed.
+    middle: ConditionIndex,
 }
 
 /// Which variant a witness selects in the other version, found without
@@ -34,7 +35,7 @@ pub(super) struct Shortcut<'a> {
 }
 
 impl<'a> Shortcut<'a> {
-    /// `None` when the versions read entries or a view differently.
+    /// `None` when the versions deliver in different views.
     pub(super) fn new(
         [old, new]: [&'a Registry; 2],
         name: &'a str,
@@ -44,42 +45,46 @@ impl<'a> Shortcut<'a> {
         let (Some(r_old), Some(r_new)) = (old.response(name), new.response(name)) else {
             return None;
         };
-        if old.entries != new.entries || old.skills != new.skills || views[0] != views[1] {
+        let view = views[0];
+        let view_known =
+            |r: &Registry| view.is_none_or(|skill| r.skills.iter().any(|s| s == skill));
+        if views[0] != views[1] || view_known(old) != view_known(new) {
             return None;
         }
-        let texts = |r: &'a crate::lower::Response| -> Vec<Option<&'a str>> {
+        let texts = |r: &'a Response| -> Vec<Option<&'a str>> {
             r.variants
                 .iter()
                 .map(|v| v.condition_text.as_deref())
                 .collect()
         };
         let (c_old, c_new) = (texts(r_old), texts(r_new));
-        let prefix = c_old.iter().zip(&c_new).take_while(|(a, b)| a == b).count();
-        let shortest = c_old.len().min(c_new.len());
-        let suffix = c_old
+        let (m_old, m_new) = (meanings(old, r_old), meanings(new, r_new));
+        let prefix = m_old.iter().zip(&m_new).take_while(|(a, b)| a == b).count();
+        let shortest = m_old.len().min(m_new.len());
+        let suffix = m_old
             .iter()
             .rev()
-            .zip(c_new.iter().rev())
+            .zip(m_new.iter().rev())
             .take(shortest - prefix)
             .take_while(|(a, b)| a == b)
             .count();
         let side = |encoded: &'a Encoded<'a>,
-                    response: &'a crate::lower::Response,
+                    response: &'a Response,
                     conditions: Vec<Option<&'a str>>,
                     view: Option<&'a str>| {
-            let mut middle = utter::program::ProgramData::default();
-            let middle_at = response.variants[prefix..response.variants.len() - suffix]
-                .iter()
-                .filter_map(|v| v.condition.as_ref())
-                .map(|c| middle.condition(c))
-                .collect();
+            let end = response.variants.len() - suffix;
+            let middle = ConditionIndex::new(
+                response.variants[prefix..end]
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, v)| Some((prefix + i, v.condition.as_ref()?))),
+            );
             Side {
                 encoded,
                 view,
                 conditions,
                 default: response.default,
                 middle,
-                middle_at,
             }
         };
         Some(Shortcut {
@@ -128,7 +133,8 @@ impl<'a> Shortcut<'a> {
         };
         if target
             .encoded
-            .any_holds(target.view, state, &target.middle, &target.middle_at)
+            .first_holding(target.view, state, &target.middle)
+            .is_some()
         {
             return target.encoded.deliver(target.view, state);
         }
@@ -138,22 +144,52 @@ impl<'a> Shortcut<'a> {
     }
 }
 
+/// An entry as a condition reads it: its declaration, without the id
+/// (ids are positions in one version's entry table).
+type Declared = Entry<String, Vec<String>>;
+
+/// What each variant's condition means, comparable across versions: the
+/// text as written and the declarations of the entries it reads (`None`:
+/// no condition). Two versions may declare other entries besides; a
+/// condition means the same in both when it reads the same declarations.
+fn meanings(registry: &Registry, response: &Response) -> Vec<Option<(String, Vec<Declared>)>> {
+    response
+        .variants
+        .iter()
+        .map(|v| {
+            let condition = v.condition.as_ref()?;
+            let reads = condition
+                .refs()
+                .into_iter()
+                .map(|&id| Entry {
+                    id: 0,
+                    ..registry.entries[id].clone()
+                })
+                .collect();
+            Some((v.condition_text.clone().unwrap_or_default(), reads))
+        })
+        .collect()
+}
+
 /// What `state`, a witness of variant `variant` of version `from`,
-/// delivers in version `to`: through the shortcut when there is one.
+/// delivers in version `to`: through the shortcut when there is one, else
+/// through the index of the conditions; or, with `walk`, by walking every
+/// condition (the reference both are tested against).
 pub(super) fn deliver_named(
     shortcut: Option<&Shortcut<'_>>,
-    walk: &[Encoded<'_>; 2],
+    encoded: &[Encoded<'_>; 2],
     views: [Option<&str>; 2],
     state: &[(String, String, utter::Value)],
     (from, variant): (usize, usize),
-    to: usize,
+    (to, walk): (usize, bool),
 ) -> String {
     let state: Vec<(&str, &str, &utter::Value)> = state
         .iter()
         .map(|(n, e, v)| (n.as_str(), e.as_str(), v))
         .collect();
     match shortcut {
+        _ if walk => encoded[to].deliver_choice(views[to], &state, utter::program::Choice::Walk),
         Some(shortcut) => shortcut.deliver(&state, from, variant, to),
-        None => walk[to].deliver(views[to], &state),
+        None => encoded[to].deliver(views[to], &state),
     }
 }
