@@ -343,3 +343,51 @@ fn equality_is_asked_of_the_operator_table() {
         }
     }
 }
+
+/// The binary's main.rs is a dispatcher: every other file of the CLI
+/// reaches what it needs through a module (`crate::open::load`), never an
+/// item of main.rs itself (`crate::load`).
+#[test]
+fn the_cli_main_is_a_dispatcher_no_module_imports() {
+    let src = workspace().join("crates/utter-cli/src");
+    let main = std::fs::read_to_string(src.join("main.rs")).unwrap();
+    let modules: BTreeSet<&str> = main
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("mod ")?.strip_suffix(';'))
+        .collect();
+    assert!(
+        modules.len() > 5,
+        "main.rs declares the modules: {modules:?}"
+    );
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut from_main = Vec::new();
+    for file in files.iter().filter(|f| !f.ends_with("main.rs")) {
+        let text = std::fs::read_to_string(file).unwrap();
+        for (at, _) in text.match_indices("crate::") {
+            let rest = &text[at + "crate::".len()..];
+            // `crate::{a::X, b}` names each of a, b; `crate::a::X` names a.
+            let names: Vec<&str> = match rest.strip_prefix('{') {
+                Some(list) => list[..list.find('}').unwrap_or(list.len())]
+                    .split(',')
+                    .map(|item| item.trim().split("::").next().unwrap_or("").trim())
+                    .filter(|name| !name.is_empty())
+                    .collect(),
+                None => vec![
+                    rest.split(|c: char| !c.is_alphanumeric() && c != '_')
+                        .next()
+                        .unwrap_or(""),
+                ],
+            };
+            for name in names {
+                if !modules.contains(name) {
+                    from_main.push(format!("{}: crate::{name}", file.display()));
+                }
+            }
+        }
+    }
+    assert!(
+        from_main.is_empty(),
+        "files that import main.rs's own items: {from_main:#?}"
+    );
+}

@@ -8,9 +8,12 @@ use std::process::ExitCode;
 use utter::{Context, SlotMemory};
 use utter_compiler::Interpreter;
 
-use crate::{Dialect, Fatal, registry_or_errors};
+use crate::args::Globals;
+use crate::fatal::Fatal;
+use crate::open::registry_or_errors;
 
-pub fn cmd_deliver_batch(dir: &Path, color: bool, dialect: Dialect) -> Result<ExitCode, Fatal> {
+pub fn cmd_deliver_batch(dir: &Path, globals: Globals) -> Result<ExitCode, Fatal> {
+    let Globals { color, dialect } = globals;
     use std::io::BufRead as _;
     let Some(registry) = registry_or_errors(dir, dialect, "delivered", None, color)? else {
         return Ok(ExitCode::from(1));

@@ -7,43 +7,40 @@ use std::process::ExitCode;
 use utter_compiler::diagnostics::escape::escape;
 use utter_compiler::{ProjectFiles, ReadError};
 
+use crate::args::{CheckArgs, CheckFormat, Globals};
 use crate::fatal::Fatal;
-use crate::{CheckFormat, Dialect, Globals, load, output, plural};
+use crate::open::{load, plural};
+use crate::output;
 
 /// `utter check` of `dir`; without one, of the current folder, or when it
 /// is not an agent but has agent folders one or two levels below (a
 /// repository root, where a pre-commit hook runs), of each of them in turn.
-pub(crate) fn cmd_check(
-    dir: Option<&Path>,
-    format: CheckFormat,
-    deny_warnings: bool,
-    unset_placeholders: bool,
-    color: bool,
-    dialect: Dialect,
-) -> Result<ExitCode, Fatal> {
+pub(crate) fn cmd_check(args: &CheckArgs, globals: Globals) -> Result<ExitCode, Fatal> {
+    let dir = args.agent_dir.as_deref();
+    // Annotations where a GitHub Actions run shows them.
+    let format = args.format.unwrap_or_else(|| {
+        if std::env::var("GITHUB_ACTIONS").is_ok_and(|v| v == "true") {
+            CheckFormat::Github
+        } else {
+            CheckFormat::Text
+        }
+    });
+    let wanted = Wanted {
+        format,
+        deny_warnings: args.deny_warnings,
+        unset_placeholders: args.unset_placeholders,
+    };
     let here = Path::new(".");
     let below = match dir.map_or_else(|| ProjectFiles::read(here).err(), |_| None) {
         Some(ReadError::NotAnAgent(_, below)) => below,
         _ => Vec::new(),
     };
     if below.is_empty() {
-        return check_one(
-            dir.unwrap_or(here),
-            format,
-            deny_warnings,
-            unset_placeholders,
-            Globals { color, dialect },
-        );
+        return check_one(dir.unwrap_or(here), wanted, globals);
     }
     let mut failed = false;
     for agent in &below {
-        let code = check_one(
-            Path::new(agent),
-            format,
-            deny_warnings,
-            unset_placeholders,
-            Globals { color, dialect },
-        )?;
+        let code = check_one(Path::new(agent), wanted, globals)?;
         failed |= code != ExitCode::SUCCESS;
     }
     Ok(if failed {
@@ -53,14 +50,24 @@ pub(crate) fn cmd_check(
     })
 }
 
+/// What `check` is asked for, the same for every agent it checks.
+#[derive(Clone, Copy)]
+struct Wanted {
+    format: CheckFormat,
+    deny_warnings: bool,
+    unset_placeholders: bool,
+}
+
 /// `utter check` of one agent: every finding of the project; with
 /// `unset_placeholders`, also the opt-in notes
 /// `utter.analysis.placeholder_may_be_unset`.
 fn check_one(
     dir: &Path,
-    format: CheckFormat,
-    deny_warnings: bool,
-    unset_placeholders: bool,
+    Wanted {
+        format,
+        deny_warnings,
+        unset_placeholders,
+    }: Wanted,
     Globals { color, dialect }: Globals,
 ) -> Result<ExitCode, Fatal> {
     let mut checked = load(dir, dialect)?;
@@ -94,7 +101,7 @@ fn check_one(
             write!(out, "{}", output::github(&checked, dir))?;
             writeln!(out, "{verdict}")?;
         }
-        CheckFormat::Human => {
+        CheckFormat::Text => {
             write!(
                 out,
                 "{}",

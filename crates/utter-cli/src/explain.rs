@@ -14,7 +14,9 @@ use utter_compiler::diagnostics::did_you_mean;
 use utter_compiler::diagnostics::escape::escape;
 use utter_compiler::snapshot;
 
-use crate::{Dialect, Fatal, RenderFormat, known_skill, registry_or_errors};
+use crate::args::{Globals, RenderFormat};
+use crate::fatal::Fatal;
+use crate::open::{known_skill, open, registry_or_report};
 
 /// A witness as a memory document `{"<ns>": {"<entry>": value}}`, ready
 /// for `render --memory`; `None` when it holds a float JSON cannot write
@@ -183,22 +185,19 @@ pub fn cmd_explain(
     response: &str,
     skill: Option<&str>,
     format: RenderFormat,
-    color: bool,
-    dialect: Dialect,
+    Globals { color, dialect }: Globals,
 ) -> Result<ExitCode, Fatal> {
-    let (registry, exit) = match registry_or_errors(
+    let (registry, exit) = match registry_or_report(
+        open(dir, dialect)?,
         dir,
-        dialect,
         "explained but the responses free of errors themselves",
         Some(response),
         color,
     )? {
-        Some(registry) => (registry, ExitCode::SUCCESS),
-        None => {
+        Ok(registry) => (registry, ExitCode::SUCCESS),
+        Err(registry) => {
             // A response whose own definition and entries are error-free is
             // explained all the same: the errors elsewhere cannot change it.
-            let checked = crate::load(dir, dialect)?;
-            let registry = utter_compiler::lower_usable(&checked);
             if !registry.responses.iter().any(|r| r.name == response) {
                 return Ok(ExitCode::from(1));
             }

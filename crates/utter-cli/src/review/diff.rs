@@ -2,7 +2,6 @@
 //! agent, as text, Markdown (a pull-request comment), JSON or a page.
 
 use std::io::Write as _;
-use std::path::Path;
 use std::process::ExitCode;
 
 use serde_json::json;
@@ -13,7 +12,9 @@ use utter_compiler::snapshot::html::Provenance;
 use utter_compiler::snapshot::{self, Options, ResponseView};
 
 use super::today;
-use crate::{Dialect, DiffFormat, Fatal, registry_or_errors};
+use crate::args::{DiffArgs, DiffFormat, Globals};
+use crate::fatal::Fatal;
+use crate::open::{open, registry_or_report};
 
 /// How `utter diff` writes data: as text (quoted, escaped) or as Markdown
 /// (every name and wording in a code span, so nothing from the agent is
@@ -268,17 +269,21 @@ pub fn compare(old: &Registry, new: &Registry, bundled: bool) -> Diff {
     diff(old, new, Options { bundled })
 }
 
-pub fn cmd_diff(
-    old: &Path,
-    new: &Path,
-    bundled: bool,
-    format: DiffFormat,
-    color: bool,
-    dialect: Dialect,
-) -> Result<ExitCode, Fatal> {
+pub fn cmd_diff(args: &DiffArgs, globals: Globals) -> Result<ExitCode, Fatal> {
+    let Globals { color, dialect } = globals;
+    let (old, new, bundled, format) = (&args.old, &args.new, args.bundled, args.format);
+    // Both opened at once (each a check); their findings printed in order.
+    let (before, after) = std::thread::scope(|scope| {
+        let before = scope.spawn(|| open(old, dialect));
+        let after = open(new, dialect);
+        let before = before
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (before, after)
+    });
     let (Some(before), Some(after)) = (
-        registry_or_errors(old, dialect, "compared", None, color)?,
-        registry_or_errors(new, dialect, "compared", None, color)?,
+        registry_or_report(before?, old, "compared", None, color)?.ok(),
+        registry_or_report(after?, new, "compared", None, color)?.ok(),
     ) else {
         return Ok(ExitCode::from(1));
     };

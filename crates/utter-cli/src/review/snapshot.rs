@@ -15,7 +15,9 @@ use utter_compiler::snapshot::html::Provenance;
 use utter_compiler::snapshot::{self, Options};
 
 use super::today;
-use crate::{Dialect, Fatal, SnapshotFormat, registry_or_errors};
+use crate::args::{Globals, SnapshotArgs, SnapshotFormat};
+use crate::fatal::Fatal;
+use crate::open::registry_or_errors;
 
 /// The default snapshot file of an agent.
 pub fn default_path(agent: &Path) -> std::path::PathBuf {
@@ -240,15 +242,10 @@ pub fn render(registry: &Registry, bundled: bool) -> String {
     snapshot::render(registry, Options { bundled })
 }
 
-pub fn cmd_snapshot(
-    dir: &Path,
-    out: Option<&Path>,
-    bundled: bool,
-    check: bool,
-    format: SnapshotFormat,
-    color: bool,
-    dialect: Dialect,
-) -> Result<ExitCode, Fatal> {
+pub fn cmd_snapshot(args: &SnapshotArgs, globals: Globals) -> Result<ExitCode, Fatal> {
+    let Globals { color, dialect } = globals;
+    let (dir, out, bundled) = (&args.agent_dir, args.out.as_deref(), args.bundled);
+    let (check, format) = (args.check, args.format);
     let Some(registry) = registry_or_errors(dir, dialect, "written to the snapshot", None, color)?
     else {
         return Ok(ExitCode::from(1));
@@ -319,7 +316,7 @@ pub fn cmd_snapshot(
             }))
         )?,
         (SnapshotFormat::Github, Some(_)) => write!(o, "{}", github(&expected, &found, &shown))?,
-        (SnapshotFormat::Human, Some(what_changed)) => {
+        (SnapshotFormat::Text, Some(what_changed)) => {
             write!(o, "{}", summary(what_changed, &shown, &update))?;
             let error = if what_changed.only_invisible() {
                 format!(
