@@ -30,6 +30,7 @@ agent_module!(escaped_report);
 agent_module!(undone_edit);
 agent_module!(folder_recreated);
 agent_module!(folder_replaced);
+agent_module!(folder_churned);
 
 /// The Maestro example (its utter.yml declares the dialect).
 mod maestro_agent {
@@ -625,6 +626,59 @@ fn a_folder_removed_and_created_again_is_watched_again() {
         memory.view(None).deliver(Response::UtterGoodbye).text,
         "And again!"
     );
+}
+
+/// 500 cycles of the folder removed and made again (copied in, or a
+/// prepared copy renamed into place: the new folder often gets the old
+/// one's inode), then an edit: delivered, and edits after it too. The
+/// watcher learns of each re-creation from the parent's events, not from
+/// the folder's identity, and a watch that fails because the folder went
+/// again meanwhile is tried again.
+#[test]
+fn a_folder_removed_and_made_again_500_times_is_still_followed() {
+    use folder_churned::{Memory, Response, hot_reload};
+    let copy = AgentCopy::new("churned");
+    let events = watch(hot_reload(), &copy);
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("agent");
+    let prepared = copy.folder.with_extension("next");
+    for cycle in 0..500 {
+        std::fs::remove_dir_all(&copy.folder).unwrap();
+        if cycle % 2 == 0 {
+            copy_folder(&source, &copy.folder);
+        } else {
+            let _ = std::fs::remove_dir_all(&prepared);
+            copy_folder(&source, &prepared);
+            std::fs::rename(&prepared, &copy.folder).unwrap();
+        }
+    }
+    copy.edit("responses.yml", "Goodbye!", "Still here!");
+    let memory = Memory::new();
+    let started = std::time::Instant::now();
+    let delivered = |text: &str| memory.view(None).deliver(Response::UtterGoodbye).text == text;
+    while !delivered("Still here!") {
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "the edit after 500 re-creations was never delivered; events: {:?}",
+            events.try_iter().collect::<Vec<_>>()
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    eprintln!(
+        "delivered {:?} after the last re-creation",
+        started.elapsed()
+    );
+    // Followed from then on.
+    copy.edit("responses.yml", "Still here!", "And after that!");
+    let started = std::time::Instant::now();
+    while !delivered("And after that!") {
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "an edit after the re-created folder settled was never delivered"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    hot_reload().stop();
+    let _ = std::fs::remove_dir_all(&prepared);
 }
 
 #[cfg(unix)]

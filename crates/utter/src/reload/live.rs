@@ -184,6 +184,9 @@ impl Live {
     }
 
     /// Starts watching `folder` (replacing any watcher) and loads it.
+    /// Its parent is watched too (not recursively): a folder removed and
+    /// made again is told by the events on its name there, since the new
+    /// folder may get the old one's inode.
     fn watch_locked(
         &'static self,
         control: &mut Control,
@@ -199,12 +202,19 @@ impl Live {
                 let _ = sender.send(event);
             })
             .map_err(|e| watch_error(&folder, &e))?;
+        // Events name paths as they were watched: one absolute spelling.
+        let watched = std::path::absolute(&folder).map_err(|e| watch_error(&folder, &e))?;
         watcher
-            .watch(&folder, notify::RecursiveMode::Recursive)
+            .watch(&watched, notify::RecursiveMode::Recursive)
             .map_err(|e| watch_error(&folder, &e))?;
+        // Best effort: without it (a root folder), the periodic look at
+        // what the path names still follows a replaced folder.
+        if let Some(parent) = watched.parent() {
+            let _ = watcher.watch(parent, notify::RecursiveMode::NonRecursive);
+        }
         std::thread::Builder::new()
             .name("utter-hot-reload".into())
-            .spawn(move || self.follow(&receiver, epoch))
+            .spawn(move || self.follow(&receiver, epoch, &watched))
             .map_err(|e| watch_error(&folder, &e))?;
         control.watcher = Some(watcher);
         control.identity = FolderId::of(&folder);
@@ -216,21 +226,27 @@ impl Live {
     /// the watcher is replaced or dropped. When the path names another
     /// folder than the one watched (renamed, replaced by a new folder or a
     /// symlink), it watches what the path names now; when it names none,
-    /// it says so and waits for the folder to come back.
-    fn follow(&'static self, events: &mpsc::Receiver<notify::Result<notify::Event>>, epoch: u64) {
+    /// it says so and waits for the folder to come back. `watched` is the
+    /// folder's absolute path, as events name it.
+    fn follow(
+        &'static self,
+        events: &mpsc::Receiver<notify::Result<notify::Event>>,
+        epoch: u64,
+        watched: &Path,
+    ) {
         loop {
-            let relevant = match events.recv_timeout(FOLDER_CHECK) {
+            let mut burst = Burst::default();
+            match events.recv_timeout(FOLDER_CHECK) {
                 Ok(event) => {
-                    let mut relevant = is_change(&event);
+                    burst.add(&event, watched);
                     // Wait for quiet: a save is several events.
                     while let Ok(event) = events.recv_timeout(QUIET) {
-                        relevant |= is_change(&event);
+                        burst.add(&event, watched);
                     }
-                    relevant
                 }
-                Err(mpsc::RecvTimeoutError::Timeout) => false,
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
                 Err(mpsc::RecvTimeoutError::Disconnected) => return,
-            };
+            }
             let mut control = self.control();
             if control.epoch != epoch {
                 return;
@@ -252,36 +268,50 @@ impl Live {
                 self.wait_for_folder(&folder, epoch);
                 return;
             }
-            if now != control.identity {
-                // Another folder at the path: watch it (a new thread follows).
-                let event = self
-                    .watch_locked(&mut control, folder.clone())
-                    .unwrap_or_else(ReloadEvent::WatchFailed);
-                report(&mut control, &event);
+            if burst.folder_itself || now != control.identity {
+                // Another folder at the path (or the same made again, its
+                // watch gone with the old one): watch it; a new thread follows.
+                match self.watch_locked(&mut control, folder.clone()) {
+                    Ok(event) => report(&mut control, &event),
+                    Err(error) => {
+                        report(&mut control, &ReloadEvent::WatchFailed(error));
+                        drop(control);
+                        self.wait_for_folder(&folder, epoch);
+                    }
+                }
                 return;
             }
-            if relevant {
+            if burst.relevant {
                 let event = self.reload_locked(&mut control);
                 report(&mut control, &event);
             }
         }
     }
 
-    /// Looks for `folder` until it is back (then watches it) or a newer
-    /// watch or a stop replaced this one.
+    /// Looks for `folder` until it is back and watched (a watch that fails,
+    /// the folder gone again meanwhile, is tried again), or a newer watch
+    /// or a stop replaced this one.
     fn wait_for_folder(&'static self, folder: &Path, epoch: u64) {
+        let mut epoch = epoch;
         loop {
             std::thread::sleep(FOLDER_CHECK);
             let mut control = self.control();
             if control.epoch != epoch {
                 return;
             }
-            if FolderId::of(folder).is_some() {
-                let event = self
-                    .watch_locked(&mut control, folder.to_path_buf())
-                    .unwrap_or_else(ReloadEvent::WatchFailed);
-                report(&mut control, &event);
-                return;
+            if FolderId::of(folder).is_none() {
+                continue;
+            }
+            match self.watch_locked(&mut control, folder.to_path_buf()) {
+                Ok(event) => {
+                    report(&mut control, &event);
+                    return;
+                }
+                // The failed watch took an epoch of its own: wait under it.
+                Err(error) => {
+                    epoch = control.epoch;
+                    report(&mut control, &ReloadEvent::WatchFailed(error));
+                }
             }
         }
     }
@@ -348,19 +378,44 @@ impl Live {
     }
 }
 
-/// Whether a watcher event may change what the agent reads (our own reads
-/// are access events: they must not trigger another reload).
-fn is_change(event: &notify::Result<notify::Event>) -> bool {
-    use notify::EventKind;
-    use notify::event::{AccessKind, AccessMode};
-    match event {
-        Ok(event) => match event.kind {
+/// What a burst of watcher events says.
+#[derive(Default)]
+struct Burst {
+    /// Something in the folder may have changed what the agent reads.
+    relevant: bool,
+    /// The folder's own name was created, removed or renamed (seen in
+    /// its parent): whatever is there now must be watched afresh.
+    folder_itself: bool,
+}
+
+impl Burst {
+    fn add(&mut self, event: &notify::Result<notify::Event>, watched: &Path) {
+        use notify::EventKind;
+        use notify::event::{AccessKind, AccessMode};
+        let Ok(event) = event else {
+            // A lost event (queue overflow) may hide anything.
+            self.relevant = true;
+            self.folder_itself = true;
+            return;
+        };
+        // Our own reads are access events: they must not trigger another reload.
+        let change = match event.kind {
             EventKind::Access(AccessKind::Close(AccessMode::Write)) => true,
             EventKind::Access(_) => false,
             _ => true,
-        },
-        // A lost event (queue overflow) may hide a change.
-        Err(_) => true,
+        };
+        if !change {
+            return;
+        }
+        // The parent's other entries are none of the agent's business.
+        let inside = event.paths.is_empty() || event.paths.iter().any(|p| p.starts_with(watched));
+        self.relevant |= inside;
+        self.folder_itself |= matches!(
+            event.kind,
+            EventKind::Create(_)
+                | EventKind::Remove(_)
+                | EventKind::Modify(notify::event::ModifyKind::Name(_))
+        ) && event.paths.iter().any(|p| p == watched);
     }
 }
 
