@@ -6,10 +6,12 @@ use std::path::PathBuf;
 
 use utter_compiler::{ProjectFiles, check, codegen, lower};
 
-/// How many random registries are compiled into the differential test.
-const REGISTRIES: u64 = 24;
-/// How many random typed registries (memory.yml types, typed API).
-const TYPED_REGISTRIES: u64 = 16;
+/// How many random registries are compiled into the differential test, at
+/// test scale 1 (`utter_synth::test_scale`).
+const REGISTRIES: u64 = 6;
+/// How many random typed registries (memory.yml types, typed API), at test
+/// scale 1.
+const TYPED_REGISTRIES: u64 = 4;
 
 /// Per typed registry, a function that sets a memory through the typed
 /// `Memory` and delivers every name through the typed view (as a
@@ -88,6 +90,7 @@ fn compile_module(
 
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");
+    println!("cargo::rerun-if-env-changed=UTTER_TEST_SCALE");
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     let mut table = String::new();
     let mut modules = String::new();
@@ -96,7 +99,7 @@ fn main() {
         ("", codegen::Strategy::StraightLine),
         ("_compact", codegen::Strategy::Compact),
     ];
-    for seed in 0..REGISTRIES {
+    for seed in 0..utter_synth::scaled(REGISTRIES) {
         let project = utter_synth::random_project(seed);
         for (suffix, strategy) in forms {
             let module = format!("synth_{seed}{suffix}");
@@ -108,7 +111,7 @@ fn main() {
         }
     }
     let mut typed_table = String::new();
-    for seed in 0..TYPED_REGISTRIES {
+    for seed in 0..utter_synth::scaled(TYPED_REGISTRIES) {
         let project = utter_synth::random_typed_project(seed);
         for (suffix, strategy) in forms {
             let id = format!("{seed}{suffix}");

@@ -109,7 +109,9 @@ fn edit(rng: &mut Rng, files: &mut Vec<(String, String)>, history: &[Vec<(String
 fn an_incremental_check_is_a_check_from_scratch() {
     let mut compared = 0;
     let mut reused_a_file = 0;
-    for seed in 0..24u64 {
+    // 6 projects at test scale 1 (`utter_synth::test_scale`).
+    let projects = utter_synth::scaled(6);
+    for seed in 0..projects {
         let project = if seed % 2 == 0 {
             utter_synth::random_project(seed).files
         } else {
@@ -139,7 +141,7 @@ fn an_incremental_check_is_a_check_from_scratch() {
             edit(&mut rng, &mut files, &history);
         }
     }
-    assert_eq!(compared, 24 * 30);
+    assert_eq!(compared, projects as usize * 30);
     // The cache did work: most checks reused some file's outcome.
     assert!(
         reused_a_file > compared / 2,

@@ -12,8 +12,10 @@ use std::path::{Path, PathBuf};
 use utter_build::{Builder, Strategy};
 use utter_compiler::{ProjectFiles, Severity, check};
 
-/// How many random agents are generated (`UTTER_AGENTS` overrides it).
-const AGENTS: u64 = 48;
+/// How many random agents are generated at test scale 1 (times
+/// `UTTER_TEST_SCALE`, see `utter_synth::test_scale`; `UTTER_AGENTS`
+/// overrides both).
+const AGENTS: u64 = 12;
 
 /// The glue of one compiled module: sets a memory through the typed
 /// `Memory`, delivers every name through the typed view (as a `Delivery`
@@ -100,10 +102,11 @@ fn large_agent(out: &Path, modules: &mut String) {
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");
     println!("cargo::rerun-if-env-changed=UTTER_AGENTS");
+    println!("cargo::rerun-if-env-changed=UTTER_TEST_SCALE");
     let agents: u64 = std::env::var("UTTER_AGENTS")
         .ok()
         .and_then(|n| n.parse().ok())
-        .unwrap_or(AGENTS);
+        .unwrap_or_else(|| utter_synth::scaled(AGENTS));
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     let mut modules = String::new();
     let mut table = String::new();

@@ -12,8 +12,9 @@ use utter_agent_tests::{AGENTS, COMPILED, REJECTED, Run};
 use utter_compiler::{ProjectFiles, Registry, ResponseIndex, check, lower};
 use utter_synth::{Rng, random_agent, random_typed_value};
 
-/// Memories tried per compiled module.
-const MEMORIES: usize = 40;
+/// Memories tried per compiled module, at test scale 1
+/// (`utter_synth::test_scale`).
+const MEMORIES: u64 = 10;
 
 fn registry(seed: u64) -> Registry {
     let agent = random_agent(seed);
@@ -133,7 +134,7 @@ fn every_accepted_agent_compiles_and_delivers_as_the_interpreter() {
         names.extend(registry.responses.iter().map(|r| r.name.clone()));
         names.push("utter_missing".to_owned());
         let mut rng = Rng::new(seed.wrapping_mul(7_919).wrapping_add(11));
-        for memory in 0..MEMORIES {
+        for memory in 0..utter_synth::scaled(MEMORIES) {
             let assign: Vec<(String, String, Value)> = agent
                 .entries
                 .iter()
@@ -222,8 +223,8 @@ fn wide_value(rng: &mut Rng, ty: utter_synth::SynthType) -> Option<Value> {
 
 /// The variant analysis on every response of every accepted agent: each
 /// witness delivers its variant through the interpreter and through every
-/// compiled form; no unreachable variant is delivered by 10,000 random
-/// memory states; every other verdict is a witness or says why not.
+/// compiled form; no unreachable variant is delivered by 2,500 random
+/// memory states (times `UTTER_TEST_SCALE`); every other verdict is a witness or says why not.
 #[test]
 fn analysis_verdicts_hold_on_whole_agents() {
     use utter_compiler::analysis::{Budget, Verdict, analyse, home_view};
@@ -277,7 +278,8 @@ fn analysis_verdicts_hold_on_whole_agents() {
                         witnesses += 1;
                     }
                     Verdict::Unreachable(why) => {
-                        for _ in 0..10_000 {
+                        // 2,500 memory states per unreachable verdict at scale 1.
+                        for _ in 0..utter_synth::scaled(2_500) {
                             let assign: Vec<(String, String, Value)> = agent
                                 .entries
                                 .iter()
@@ -306,7 +308,7 @@ fn analysis_verdicts_hold_on_whole_agents() {
         }
     }
     assert!(
-        witnesses > 200 && unreachable > 0,
+        witnesses > 50 * utter_synth::test_scale() as usize && unreachable > 0,
         "{witnesses} witnesses, {unreachable} unreachable"
     );
     println!(

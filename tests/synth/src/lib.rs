@@ -13,6 +13,21 @@ pub use typed::{
     SynthType, SynthValue, TypedProject, random_typed_project, random_typed_value, random_value,
 };
 
+/// How much of each generative test runs: `UTTER_TEST_SCALE` (a whole
+/// number, default 1: a contributor's run in minutes; CI sets 4, the counts
+/// the tests were written with). Counts are written at scale 1.
+pub fn test_scale() -> u64 {
+    std::env::var("UTTER_TEST_SCALE")
+        .ok()
+        .and_then(|s| s.trim().parse::<u64>().ok())
+        .map_or(1, |n| n.clamp(1, 64))
+}
+
+/// `base` cases at the [`test_scale`].
+pub fn scaled(base: u64) -> u64 {
+    base * test_scale()
+}
+
 /// SplitMix64: small, fast, and the same on every platform.
 #[derive(Clone, Debug)]
 pub struct Rng(u64);
