@@ -51,14 +51,21 @@ lints:
 `,
 };
 
+/// File names are keys of a `Map`: a file named `__proto__` or
+/// `constructor` is a file like any other.
 const EXAMPLE_STATE = {
-  files: EXAMPLE,
+  files: new Map(Object.entries(EXAMPLE)),
   dialect: "",
   current: "skills/card_replace/responses.yml",
   response: "utter_card_replacement_fee",
   skill: "card_replace",
   memory: `{"card_replace": {"replacement_reason": "lost", "replacement_fee": 7.5}}`,
 };
+
+/// The largest agent a link opens, unpacked (bytes of its JSON): a link
+/// of a few kilobytes can unpack to gigabytes.
+const LINK_LIMIT = 8 * 1024 * 1024;
+const DIALECTS = ["", "mantle", "maestro"];
 
 const $ = (id) => document.getElementById(id);
 let state = structuredClone(EXAMPLE_STATE);
@@ -78,10 +85,12 @@ async function loadModule() {
 function ask(request) {
   const bytes = new TextEncoder().encode(JSON.stringify(request));
   try {
-    const at = wasm.utter_request_buffer(bytes.length);
+    // Addresses and lengths are u32 that JavaScript reads as i32: above
+    // 2 GiB they would turn negative.
+    const at = wasm.utter_request_buffer(bytes.length) >>> 0;
     new Uint8Array(wasm.memory.buffer, at, bytes.length).set(bytes);
-    const len = wasm.utter_respond();
-    const answer = new Uint8Array(wasm.memory.buffer, wasm.utter_answer(), len);
+    const len = wasm.utter_respond() >>> 0;
+    const answer = new Uint8Array(wasm.memory.buffer, wasm.utter_answer() >>> 0, len);
     return JSON.parse(new TextDecoder().decode(answer));
   } catch (e) {
     // A trap leaves the instance unusable: start a fresh one, say so.
@@ -91,7 +100,7 @@ function ask(request) {
 }
 
 function request(op, extra = {}) {
-  return { op, files: state.files, dialect: state.dialect || null, ...extra };
+  return { op, files: Object.fromEntries(state.files), dialect: state.dialect || null, ...extra };
 }
 
 // ---- the share link: every file in the URL's fragment ----------------------
@@ -107,28 +116,61 @@ function unbase64url(text) {
   return Uint8Array.from(s, (c) => c.charCodeAt(0));
 }
 
-async function squeeze(bytes, stream) {
-  return new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(stream)).arrayBuffer());
+/// `bytes` through `stream`, stopping with an error past `limit` bytes out.
+async function squeeze(bytes, stream, limit = Infinity) {
+  const reader = new Blob([bytes]).stream().pipeThrough(stream).getReader();
+  const chunks = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > limit) {
+      await reader.cancel();
+      throw new TooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  return out;
+}
+
+class TooLarge extends Error {
+  constructor(limit) {
+    super(`the link's agent is larger than ${limit / 1024 / 1024} MiB unpacked; the playground opens agents up to that size`);
+  }
 }
 
 async function encodeState() {
-  const json = new TextEncoder().encode(JSON.stringify(state));
+  const json = new TextEncoder().encode(JSON.stringify({ ...state, files: Object.fromEntries(state.files) }));
   return "s1." + base64url(await squeeze(json, new CompressionStream("deflate-raw")));
 }
 
-async function decodeState(fragment) {
+/// The state a link holds (docs/playground.md, "Share links"), or `null`;
+/// `notes` collects what of it could not be used.
+async function decodeState(fragment, notes = []) {
   if (!fragment.startsWith("s1.")) return null;
-  const json = await squeeze(unbase64url(fragment.slice(3)), new DecompressionStream("deflate-raw"));
+  const json = await squeeze(unbase64url(fragment.slice(3)), new DecompressionStream("deflate-raw"), LINK_LIMIT);
   const shared = JSON.parse(new TextDecoder().decode(json));
-  if (typeof shared !== "object" || typeof shared.files !== "object") return null;
-  const files = {};
+  if (typeof shared !== "object" || shared === null || typeof shared.files !== "object" || shared.files === null) return null;
+  const files = new Map();
   for (const [path, text] of Object.entries(shared.files)) {
-    if (typeof text === "string") files[path] = text;
+    if (typeof text === "string") files.set(path, text);
   }
   const str = (v) => (typeof v === "string" ? v : "");
+  let dialect = str(shared.dialect);
+  if (!DIALECTS.includes(dialect)) {
+    notes.push(`the link asks for the dialect ${JSON.stringify(dialect)}, which utter does not know (mantle or maestro): the agent's utter.yml decides`);
+    dialect = "";
+  }
   return {
     files,
-    dialect: str(shared.dialect),
+    dialect,
     current: str(shared.current),
     response: str(shared.response),
     skill: str(shared.skill),
@@ -147,7 +189,7 @@ function saveSoon() {
 // ---- files and the editor ----------------------------------------------------
 
 function paths() {
-  return Object.keys(state.files).sort();
+  return [...state.files.keys()].sort();
 }
 
 function showFiles() {
@@ -167,35 +209,59 @@ function showFiles() {
 }
 
 function openFile(path) {
-  if (!(path in state.files)) path = paths()[0] ?? "";
+  if (!state.files.has(path)) path = paths()[0] ?? "";
   state.current = path;
-  $("editor").value = state.files[path] ?? "";
-  $("editor").disabled = !(path in state.files);
+  $("editor").value = state.files.get(path) ?? "";
+  $("editor").disabled = !state.files.has(path);
+  countLines();
   showFiles();
   showGutter();
   saveSoon();
 }
 
+/// Lines of the text in the editor (counted on each edit, not each scroll).
+let lineCount = 1;
+function countLines() {
+  const text = $("editor").value;
+  let lines = 1;
+  for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) lines++;
+  lineCount = lines;
+}
+
+/// The gutter holds the lines in view (and a few around), between two
+/// spacers as tall as the lines above and below: its size follows the
+/// window, not the file (a file of a million lines is a few dozen spans).
 function showGutter() {
-  const lines = ($("editor").value.match(/\n/g)?.length ?? 0) + 1;
+  const editor = $("editor");
+  const gutter = $("gutter");
+  const height = parseFloat(getComputedStyle(editor).lineHeight) || 19;
+  const first = Math.max(1, Math.floor(editor.scrollTop / height) + 1 - 10);
+  const last = Math.min(lineCount, first + Math.ceil(editor.clientHeight / height) + 20);
   const marks = new Map();
   const rank = { error: 3, warning: 2, note: 1 };
   for (const f of lastCheck?.findings ?? []) {
     if (f.file !== state.current) continue;
-    for (let l = f.line; l <= Math.max(f.line, f.end_line - (f.end_column === 1 ? 1 : 0)); l++) {
+    const end = Math.min(last, Math.max(f.line, f.end_line - (f.end_column === 1 ? 1 : 0)));
+    for (let l = Math.max(first, f.line); l <= end; l++) {
       if ((rank[marks.get(l)] ?? 0) < rank[f.severity]) marks.set(l, f.severity);
     }
   }
-  const gutter = $("gutter");
-  gutter.replaceChildren();
-  for (let l = 1; l <= lines; l++) {
+  const spacer = (lines) => {
+    const div = document.createElement("div");
+    div.className = "spacer";
+    div.style.height = `${lines * height}px`;
+    return div;
+  };
+  const spans = [];
+  for (let l = first; l <= last; l++) {
     const span = document.createElement("span");
     span.textContent = String(l);
     span.dataset.line = String(l);
     if (marks.has(l)) span.className = marks.get(l);
-    gutter.append(span, "\n");
+    spans.push(span);
   }
-  gutter.scrollTop = $("editor").scrollTop;
+  gutter.replaceChildren(spacer(first - 1), ...spans, spacer(lineCount - last));
+  gutter.scrollTop = editor.scrollTop;
 }
 
 /// The editor's caret at a 1-based line and character column (utter counts
@@ -253,7 +319,7 @@ function check(startedAt) {
     rendered.textContent = f.rendered;
     li.append(where, severity, message, rendered);
     // Findings about a folder or a bundled file have no text to show.
-    if (f.file in state.files) li.addEventListener("click", () => revealAt(f.file, f.line, f.column));
+    if (state.files.has(f.file)) li.addEventListener("click", () => revealAt(f.file, f.line, f.column));
     list.append(li);
   }
   const ms = performance.now() - startedAt;
@@ -273,8 +339,14 @@ function check(startedAt) {
 }
 
 function showChoices(answer) {
+  // Rebuilt only when the choices change: an agent of 3,000 responses
+  // would otherwise rebuild 3,000 options on every keystroke.
   const fill = (select, values, keep) => {
-    select.replaceChildren(...values.map(([value, label]) => new Option(label, value)));
+    const key = JSON.stringify(values);
+    if (select.dataset.choices !== key) {
+      select.replaceChildren(...values.map(([value, label]) => new Option(label, value)));
+      select.dataset.choices = key;
+    }
     select.value = values.some(([v]) => v === keep) ? keep : values[0]?.[0] ?? "";
   };
   const own = answer.responses.filter((r) => !r.bundled);
@@ -334,7 +406,13 @@ function render() {
 // ---- the review report -------------------------------------------------------------
 
 let reportUrl = "";
+/// Whether the report shown is of the agent as it is: it is made when its
+/// tab is shown or its refresh asked for, never on a keystroke (a report of
+/// 3,000 responses takes most of a second).
+let reportFresh = false;
 function report() {
+  reportFresh = true;
+  $("report-refresh").hidden = true;
   const answer = ask(request("report"));
   if (answer.error) {
     $("report-note").textContent = answer.error;
@@ -360,23 +438,125 @@ function showPanel(tab) {
 
 function refreshPanel() {
   if (!$("render-panel").hidden) render();
-  if (!$("report-panel").hidden) report();
+  if (!$("report-panel").hidden && !reportFresh) report();
+}
+
+/// After an edit: the report shown (if any) is of the agent before it.
+function reportOutdated() {
+  reportFresh = false;
+  if (!$("report-panel").hidden) {
+    $("report-note").textContent = "The report is of the agent before your last edit.";
+    $("report-refresh").hidden = false;
+  }
+}
+
+// ---- opening an agent folder ---------------------------------------------------------
+
+/// The largest file utter reads (crates/utter-compiler, `MAX_FILE_BYTES`).
+const FILE_LIMIT = 8 * 1024 * 1024;
+
+/// Whether utter reads the file at `path` (relative to the agent folder).
+function isAgentFile(path) {
+  return ["responses.yml", "memory.yml", "utter.yml"].includes(path)
+    || /^skills\/[^/]+\/(responses\.yml|memory\.yml|skill\.md)$/.test(path);
+}
+
+/// Whether a folder at `path` may hold files utter reads (the walk of a
+/// dropped folder enters no other: not `.git`, not `node_modules`).
+function mayHoldAgentFiles(path) {
+  return path === "skills" || /^skills\/[^/]+$/.test(path);
+}
+
+/// Opens the agent made of `entries` (`{path, file}`, paths relative to
+/// the agent folder): the files utter reads, each at most FILE_LIMIT bytes,
+/// together at most LINK_LIMIT (what a link can hold). Says what it left.
+async function openFolder(entries, name) {
+  const files = new Map();
+  const unread = [];
+  const large = [];
+  let total = 0;
+  for (const { path, file } of entries) {
+    if (!isAgentFile(path)) {
+      unread.push(path);
+    } else if (file.size > FILE_LIMIT) {
+      large.push(path);
+    } else {
+      total += file.size;
+      files.set(path, await file.text());
+    }
+  }
+  const list = (paths) => paths.slice(0, 5).join(", ") + (paths.length > 5 ? ` and ${paths.length - 5} more` : "");
+  if (total > LINK_LIMIT) {
+    $("status").textContent = `${name} holds ${(total / 1024 / 1024).toFixed(1)} MiB of agent files; the playground opens agents up to ${LINK_LIMIT / 1024 / 1024} MiB (what a link holds): check it with \`utter check\``;
+    return;
+  }
+  if (files.size === 0) {
+    $("status").textContent = `${name} holds no file utter reads (responses.yml, memory.yml, utter.yml, skills/<id>/{responses.yml, memory.yml, skill.md})` +
+      (large.length ? `; larger than 8 MiB: ${list(large)}` : "");
+    return;
+  }
+  const current = files.has("responses.yml") ? "responses.yml" : [...files.keys()].sort()[0];
+  apply({ files, dialect: "", current, response: "", skill: "", memory: "{}" });
+  const said = [`opened ${name}: ${files.size} file${files.size === 1 ? "" : "s"}`];
+  if (large.length) said.push(`larger than 8 MiB, not opened: ${list(large)}`);
+  if (unread.length) said.push(`not agent files, not read: ${list(unread)}`);
+  $("status").textContent = said.join("; ");
+}
+
+/// The files of a folder chosen with the picker: its name stripped from
+/// each path.
+function pickedEntries(fileList) {
+  return [...fileList].map((file) => ({
+    path: file.webkitRelativePath.split("/").slice(1).join("/") || file.name,
+    file,
+  }));
+}
+
+/// The files of what was dropped: a folder (walked where utter reads), or
+/// files (each at the agent's root).
+async function droppedEntries(transfer) {
+  const roots = [...transfer.items].map((item) => item.webkitGetAsEntry?.()).filter(Boolean);
+  if (roots.length === 1 && roots[0].isDirectory) {
+    const out = [];
+    await walk(roots[0], "", out);
+    return { name: roots[0].name, entries: out };
+  }
+  return { name: "the dropped files", entries: [...transfer.files].map((file) => ({ path: file.name, file })) };
+}
+
+async function walk(directory, prefix, out) {
+  const reader = directory.createReader();
+  for (;;) {
+    const batch = await new Promise((resolve, reject) => reader.readEntries(resolve, reject));
+    if (batch.length === 0) return;
+    for (const entry of batch) {
+      const path = prefix + entry.name;
+      if (entry.isDirectory) {
+        if (mayHoldAgentFiles(path)) await walk(entry, path + "/", out);
+        else out.push({ path: path + "/", file: null });
+      } else {
+        out.push({ path, file: await new Promise((resolve, reject) => entry.file(resolve, reject)) });
+      }
+    }
+  }
 }
 
 // ---- wiring ---------------------------------------------------------------------------
 
 function everything(startedAt = performance.now()) {
   check(startedAt);
-  refreshPanel();
+  reportOutdated();
+  if (!$("render-panel").hidden) render();
 }
 
 function apply(next) {
   state = next;
   $("dialect").value = state.dialect;
   $("memory").value = state.memory;
-  if (!(state.current in state.files)) state.current = paths()[0] ?? "";
+  if (!state.files.has(state.current)) state.current = paths()[0] ?? "";
   openFile(state.current);
   everything();
+  refreshPanel();
 }
 
 async function main() {
@@ -387,26 +567,31 @@ async function main() {
     return;
   }
   let shared = null;
+  let why = "the link holds no agent this page can read; the example is shown";
+  const notes = [];
   if (location.hash.length > 1) {
     try {
-      shared = await decodeState(location.hash.slice(1));
+      shared = await decodeState(location.hash.slice(1), notes);
     } catch (e) {
       shared = null;
+      if (e instanceof TooLarge) why = `${e.message}; the example is shown`;
     }
-    if (!shared) $("status").textContent = "the link holds no agent this page can read; the example is shown";
   }
   apply(shared ?? structuredClone(EXAMPLE_STATE));
-  if (shared || location.hash.length <= 1) $("status").textContent = "ready";
+  if (shared && notes.length) $("status").textContent = notes.join("; ");
+  else if (location.hash.length > 1 && !shared) $("status").textContent = why;
+  else $("status").textContent = "ready";
   document.body.dataset.ready = "true";
 
   $("editor").addEventListener("input", (event) => {
-    state.files[state.current] = $("editor").value;
+    state.files.set(state.current, $("editor").value);
+    countLines();
     saveSoon();
     everything(event.timeStamp);
   });
-  $("editor").addEventListener("scroll", () => {
-    $("gutter").scrollTop = $("editor").scrollTop;
-  });
+  $("editor").addEventListener("scroll", showGutter);
+  new ResizeObserver(showGutter).observe($("editor"));
+  $("report-refresh").addEventListener("click", report);
   $("dialect").addEventListener("change", () => {
     state.dialect = $("dialect").value;
     saveSoon();
@@ -434,17 +619,33 @@ async function main() {
     event.preventDefault();
     const path = $("new-path").value.trim();
     if (!path) return;
-    if (!(path in state.files)) state.files[path] = "";
+    if (!state.files.has(path)) state.files.set(path, "");
     $("new-path").value = "";
     openFile(path);
     everything();
   });
   $("remove-file").addEventListener("click", () => {
-    delete state.files[state.current];
+    state.files.delete(state.current);
     openFile(paths()[0] ?? "");
     everything();
   });
   $("reset").addEventListener("click", () => apply(structuredClone(EXAMPLE_STATE)));
+  $("open-folder").addEventListener("click", () => $("folder-picker").click());
+  $("folder-picker").addEventListener("change", async () => {
+    const picked = $("folder-picker").files;
+    const name = picked[0]?.webkitRelativePath.split("/")[0] || "the folder";
+    await openFolder(pickedEntries(picked), name);
+    $("folder-picker").value = "";
+  });
+  document.addEventListener("dragover", (event) => {
+    if (event.dataTransfer?.types.includes("Files")) event.preventDefault();
+  });
+  document.addEventListener("drop", async (event) => {
+    if (!event.dataTransfer?.types.includes("Files")) return;
+    event.preventDefault();
+    const { name, entries } = await droppedEntries(event.dataTransfer);
+    await openFolder(entries, name);
+  });
   $("share").addEventListener("click", async () => {
     const link = location.origin + location.pathname + "#" + (await encodeState());
     history.replaceState(null, "", link);

@@ -5,6 +5,12 @@
 //   CHROMIUM=/usr/bin/chromium node --test playground/tests/
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { deflateRawSync } from "node:zlib";
 import { chromium, server, launchOptions } from "./harness.mjs";
 
 let browser;
@@ -253,6 +259,196 @@ test("the playground: a broken link says so and shows the example", async () => 
   const { page, problems } = await openPlayground("#s1.not-deflate");
   assert.match(await page.locator("#status").textContent(), /no agent/);
   assert.ok((await page.locator("#files button").count()) >= 5);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+/// A share link holding `state` (docs/playground.md, "Share links"),
+/// made as the page makes it: JSON, raw deflate, base64url.
+function link(state) {
+  const packed = deflateRawSync(Buffer.from(JSON.stringify(state)));
+  return "#s1." + packed.toString("base64url");
+}
+
+/// Types one character after `after` (else at the end of the first line)
+/// and returns how long the page took from the key to the findings.
+async function keystroke(page, key = "x", after = null) {
+  const editor = page.locator("#editor");
+  await editor.focus();
+  await editor.evaluate((el, after) => {
+    const at = after === null ? el.value.indexOf("\n") : el.value.indexOf(after) + after.length;
+    el.setSelectionRange(at, at);
+  }, after);
+  const before = await page.locator("#summary").textContent();
+  await page.keyboard.type(key);
+  await page.waitForFunction((b) => document.querySelector("#summary").textContent !== b, before);
+  return Number(await page.locator("#summary").getAttribute("data-ms"));
+}
+
+test("the playground: a link that unpacks past its limit is refused at once, with why", async () => {
+  // 5,000,000 newlines (10 MB of JSON) pack into a link of about 13,000 characters.
+  const bomb = link({ files: { "responses.yml": "\n".repeat(5_000_000) } });
+  assert.ok(bomb.length < 20_000, `the link is short: ${bomb.length}`);
+  const { page, problems } = await openPlayground(bomb);
+  assert.match(await page.locator("#status").textContent(), /larger than 8 MiB unpacked/);
+  assert.ok((await page.locator("#files button").count()) >= 5, "the example is shown");
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("the playground: a file of a million lines keeps a gutter of the lines in view", async () => {
+  const text = "responses:\n  utter_a:\n    - text: Hi\n" + "\n".repeat(1_000_000);
+  const { page, problems } = await openPlayground(link({ files: { "responses.yml": text }, current: "responses.yml" }));
+  const spans = await page.locator("#gutter span").count();
+  assert.ok(spans > 10 && spans < 200, `a gutter of the lines in view: ${spans} spans`);
+  const ms = await keystroke(page);
+  console.log(`keystroke to findings, one file of a million lines: ${ms.toFixed(2)} ms`);
+  // Scrolled to line 500,001 (a text area is at most about 16 million
+  // pixels tall in Chromium: the middle, not the end): its number is in
+  // view beside it, the gutter as small.
+  await page.locator("#editor").evaluate((el) => {
+    el.scrollTop = 500_000 * parseFloat(getComputedStyle(el).lineHeight);
+    el.dispatchEvent(new Event("scroll"));
+  });
+  await page.waitForSelector('#gutter span[data-line="500001"]');
+  assert.ok((await page.locator("#gutter span").count()) < 200);
+  const top = await page.$eval('#gutter span[data-line="500001"]', (el) => el.getBoundingClientRect().top);
+  const box = await page.$eval("#gutter", (el) => el.getBoundingClientRect());
+  assert.ok(top >= box.top && top < box.bottom, `line 500,001's number is in view: ${top} in ${box.top}..${box.bottom}`);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("the playground: files named __proto__ and constructor are files, an unknown dialect is said", async () => {
+  const files = {
+    "responses.yml": "responses:\n  utter_a:\n    - text: Hi\n",
+    __proto__: "proto text\n",
+    constructor: "constructor text\n",
+  };
+  // `__proto__` as a JSON key: an own property, as JSON.parse makes it.
+  const json = JSON.stringify({ files: { ...files }, dialect: "klingon" }).replace('"responses.yml"', '"__proto__":"proto text\\n","responses.yml"');
+  const packed = "#s1." + deflateRawSync(Buffer.from(json)).toString("base64url");
+  const { page, problems } = await openPlayground(packed);
+  assert.match(await page.locator("#status").textContent(), /dialect "klingon".*does not know/);
+  for (const [name, text] of [["__proto__", "proto text\n"], ["constructor", "constructor text\n"]]) {
+    await page.click(`#files button[data-path="${name}"]`);
+    assert.equal(await page.locator("#editor").inputValue(), text, name);
+  }
+  // Typing into `__proto__` is kept, in the page and in its link.
+  await page.click('#files button[data-path="__proto__"]');
+  await page.locator("#editor").fill("typed into proto\n");
+  await page.click("#share");
+  // The page opened from a link: wait for the link of the edited files.
+  await page.waitForFunction(() => /link copied|in the address bar/.test(document.querySelector("#status").textContent));
+  const shared = page.url();
+  await page.click('#files button[data-path="responses.yml"]');
+  await page.click('#files button[data-path="__proto__"]');
+  assert.equal(await page.locator("#editor").inputValue(), "typed into proto\n");
+  await page.close();
+  const again = await openPlayground(shared.slice(shared.indexOf("#")));
+  await again.page.click('#files button[data-path="__proto__"]');
+  assert.equal(await again.page.locator("#editor").inputValue(), "typed into proto\n");
+  assert.match(await again.page.locator("#ignored").textContent(), /__proto__/, "not an agent file, said so");
+  assert.deepEqual([...problems, ...again.problems], []);
+  await again.page.close();
+});
+
+test("the playground: 3,000 responses, the report made when asked, a keystroke's findings timed", async () => {
+  let yml = "responses:\n";
+  for (let i = 0; i < 3000; i++) {
+    yml += `  utter_r${i}:\n    - text: "Reply ${i} for {session.project.name}"\n      condition: session.project.n == ${i}\n    - text: "Default ${i}"\n`;
+  }
+  const files = { "responses.yml": yml, "memory.yml": "name: {type: text}\nn: {type: int}\n" };
+  const { page, problems } = await openPlayground(link({ files, current: "responses.yml" }));
+  assert.match(await page.locator("#summary").textContent(), /^0 errors/);
+  assert.equal(await page.locator("#response option").count(), 3000 + (await page.locator("#response option", { hasText: "(bundled)" }).count()));
+  const times = [];
+  // Typed into a text: the agent stays valid, as while writing wording.
+  for (const key of "abcde") times.push(await keystroke(page, key, '"Default 1500'));
+  times.sort((a, b) => a - b);
+  console.log(`keystroke to findings at 3,000 responses: median ${times[2].toFixed(1)} ms of ${times.map((t) => t.toFixed(1)).join(", ")}`);
+  // The report: made when its tab is shown, outdated (not remade) by an edit.
+  await page.click("#tab-report");
+  const count = await fromReport(page, (frame) => frame.locator("details.response").count());
+  assert.ok(count >= 3000, `${count} responses in the report`);
+  const before = await page.$eval("#report", (el) => el.srcdoc.length);
+  await keystroke(page, "f", '"Default 1500');
+  assert.match(await page.locator("#report-note").textContent(), /before your last edit/);
+  assert.equal(await page.locator("#report-refresh").isVisible(), true);
+  assert.equal(await page.$eval("#report", (el) => el.srcdoc.length), before, "not remade on a keystroke");
+  await page.click("#report-refresh");
+  assert.equal(await page.locator("#report-refresh").isVisible(), false);
+  assert.notEqual(await page.$eval("#report", (el) => el.srcdoc.length), before, "remade when asked");
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+/// A folder in the system's temporary folder holding `files` (path → text).
+function folderOf(files) {
+  const root = mkdtempSync(join(tmpdir(), "utter-playground-"));
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  return root;
+}
+
+test("the playground: an agent folder opened with the picker, what utter would not read left out and said", async () => {
+  const root = folderOf({
+    "responses.yml": "responses:\n  utter_hi:\n    - text: Hi from the folder\n",
+    "memory.yml": "name: {type: text}\n",
+    "skills/pay/responses.yml": "responses:\n  utter_pay:\n    - text: Pay now\n",
+    "skills/pay/skill.md": "---\ndescription: Pay\n---\nPay.\n",
+    "skills/big/responses.yml": "responses:\n" + "#".repeat(9 * 1024 * 1024) + "\n",
+    "notes.txt": "not an agent file",
+    ".git/config": "[core]\n",
+  });
+  const { page, problems } = await openPlayground();
+  await page.setInputFiles("#folder-picker", root);
+  await page.waitForFunction(() => /^opened /.test(document.querySelector("#status").textContent));
+  const status = await page.locator("#status").textContent();
+  assert.match(status, /4 files/);
+  assert.match(status, /larger than 8 MiB, not opened: skills\/big\/responses\.yml/);
+  assert.match(status, /not agent files, not read: .*notes\.txt/);
+  const listed = await page.locator("#files button").allTextContents();
+  assert.deepEqual(listed, ["memory.yml", "responses.yml", "skills/pay/responses.yml", "skills/pay/skill.md"]);
+  assert.equal(await page.locator("#editor").inputValue(), "responses:\n  utter_hi:\n    - text: Hi from the folder\n");
+  await page.click("#tab-render");
+  await page.selectOption("#response", "utter_hi");
+  assert.equal(await page.locator("#delivered").textContent(), "Hi from the folder");
+  assert.deepEqual(problems, []);
+  await page.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+test("the playground: files dropped on the page open as an agent", async () => {
+  const { page, problems } = await openPlayground();
+  const transfer = await page.evaluateHandle(() => {
+    const t = new DataTransfer();
+    t.items.add(new File(["responses:\n  utter_dropped:\n    - text: Dropped in\n"], "responses.yml"));
+    t.items.add(new File(["x"], "readme.md"));
+    return t;
+  });
+  await page.dispatchEvent("body", "drop", { dataTransfer: transfer });
+  await page.waitForFunction(() => /^opened /.test(document.querySelector("#status").textContent));
+  assert.match(await page.locator("#status").textContent(), /1 file; not agent files, not read: readme\.md/);
+  assert.deepEqual(await page.locator("#files button").allTextContents(), ["responses.yml"]);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("the playground: a link made by share.mjs from an agent folder opens it", async () => {
+  const script = fileURLToPath(new URL("../share.mjs", import.meta.url));
+  const card = fileURLToPath(new URL("../../examples/card-agent", import.meta.url));
+  const made = execFileSync(process.execPath, [script, card, "--playground", `${site.url}/index.html`], { encoding: "utf8" }).trim();
+  assert.ok(made.startsWith(`${site.url}/index.html#s1.`), made.slice(0, 80));
+  const { page, problems } = await openPlayground(made.slice(made.indexOf("#")));
+  assert.equal(await page.locator("#status").textContent(), "ready");
+  const listed = await page.locator("#files button").allTextContents();
+  for (const path of ["responses.yml", "skills/card_replace/responses.yml", "skills/card_replace/skill.md"]) {
+    assert.ok(listed.includes(path), `${path} in ${listed}`);
+  }
+  assert.match(await page.locator("#summary").textContent(), /^0 errors/);
   assert.deepEqual(problems, []);
   await page.close();
 });
