@@ -21,13 +21,19 @@
 //! bundled ones it does not override), responses in name order, variants
 //! in YAML order.
 
-mod sha256;
-
 use std::fmt::Write as _;
 
+use sha2::{Digest as _, Sha256};
 use utter::WordingId;
 
-pub use sha256::{Sha256, hex};
+/// `bytes` as lowercase hexadecimal (what `sha256sum` prints).
+pub fn hex(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len() * 2);
+    for byte in bytes {
+        let _ = write!(out, "{byte:02x}");
+    }
+    out
+}
 
 /// What a reviewer saw of one variant.
 #[derive(Clone, Copy, Debug)]
@@ -73,9 +79,7 @@ impl VariantWording<'_> {
 
     /// The variant's wording id.
     pub fn id(&self) -> WordingId {
-        let mut hash = Sha256::default();
-        hash.update(self.encoding().as_bytes());
-        let digest = hash.finish();
+        let digest = Sha256::digest(self.encoding().as_bytes());
         let mut first = [0u8; 8];
         first.copy_from_slice(&digest[..8]);
         WordingId(u64::from_be_bytes(first))
@@ -86,12 +90,12 @@ impl VariantWording<'_> {
 /// the agent's own responses, responses in name order, variants in YAML
 /// order.
 pub fn fingerprint<'a>(variants: impl IntoIterator<Item = VariantWording<'a>>) -> String {
-    let mut hash = Sha256::default();
+    let mut hash = Sha256::new();
     hash.update(b"utter wording fingerprint 1\n");
     for variant in variants {
         hash.update(variant.encoding().as_bytes());
     }
-    hex(&hash.finish())
+    hex(&hash.finalize())
 }
 
 #[cfg(test)]
