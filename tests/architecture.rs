@@ -391,3 +391,23 @@ fn the_cli_main_is_a_dispatcher_no_module_imports() {
         "files that import main.rs's own items: {from_main:#?}"
     );
 }
+
+/// GitHub workflow commands are written in one place (`output::workflow_command`),
+/// where every property and message is escaped.
+#[test]
+fn workflow_commands_have_one_writer() {
+    let src = workspace().join("crates/utter-cli/src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let writers: Vec<String> = files
+        .iter()
+        .filter(|f| {
+            let text = std::fs::read_to_string(f).unwrap();
+            ["\"::error", "\"::warning", "\"::notice", "\"::{"]
+                .iter()
+                .any(|start| text.contains(start))
+        })
+        .map(|f| f.strip_prefix(&src).unwrap().display().to_string())
+        .collect();
+    assert_eq!(writers, ["output.rs"], "files that write workflow commands");
+}

@@ -305,26 +305,62 @@ pub fn escape_property(s: &str) -> String {
     escape_data(s).replace(':', "%3A").replace(',', "%2C")
 }
 
+/// Where a workflow command points: a line, or a span of lines and columns.
+#[derive(Clone, Copy)]
+pub enum At {
+    Line(usize),
+    Span {
+        line: usize,
+        column: usize,
+        end_line: usize,
+        end_column: usize,
+    },
+}
+
+/// One GitHub Actions workflow command line, `::<level> file=..,line=..,
+/// title=..::message`, every property and the message escaped: the one
+/// writer of them (`check --format github`, `snapshot --check --format github`).
+pub fn workflow_command(level: &str, file: &str, at: At, title: &str, message: &str) -> String {
+    let place = match at {
+        At::Line(line) => format!("line={line}"),
+        At::Span {
+            line,
+            column,
+            end_line,
+            end_column,
+        } => format!("line={line},col={column},endLine={end_line},endColumn={end_column}"),
+    };
+    format!(
+        "::{level} file={},{place},title={}::{}\n",
+        escape_property(file),
+        escape_property(title),
+        escape_data(message),
+    )
+}
+
 /// GitHub Actions workflow commands, one line per finding:
 /// `::error file=..,line=..,col=..,endLine=..,endColumn=..,title=CODE::message`.
 pub fn github(checked: &Checked, dir: &Path) -> String {
     let mut out = String::new();
     for f in &checked.findings {
-        let command = match f.severity {
+        let level = match f.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",
             Severity::Note => "notice",
         };
-        let message = full_message(f);
-        out.push_str(&format!(
-            "::{command} file={},line={},col={},endLine={},endColumn={},title={}::{}\n",
-            escape_property(&display_path(dir, &f.file)),
-            f.line,
-            f.column,
-            f.end_line,
-            f.end_column,
-            escape_property(f.code),
-            escape_data(&message),
+        let at = At::Span {
+            line: f.line,
+            column: f.column,
+            end_line: f.end_line,
+            end_column: f.end_column,
+        };
+        let file = display_path(dir, &f.file);
+        out.push_str(&workflow_command(
+            level,
+            &file,
+            at,
+            f.code,
+            &full_message(f),
         ));
     }
     out

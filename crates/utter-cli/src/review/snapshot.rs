@@ -18,6 +18,7 @@ use super::today;
 use crate::args::{Globals, SnapshotArgs, SnapshotFormat};
 use crate::fatal::Fatal;
 use crate::open::registry_or_errors;
+use crate::output::{At, workflow_command};
 
 /// The default snapshot file of an agent.
 pub fn default_path(agent: &Path) -> std::path::PathBuf {
@@ -200,23 +201,25 @@ pub fn summary(changes: &Changes, path: &str, update: &str) -> String {
 
 /// `--check` as GitHub workflow commands: an error at each changed hunk.
 pub fn github(expected: &str, found: &str, path: &str) -> String {
-    let file = crate::output::escape_property(path);
-    if let Some(foreign) = too_foreign(expected, found) {
-        return format!(
-            "::error file={file},line=1,title={}::{}\n",
+    let error = |line, message: &str| {
+        workflow_command(
+            "error",
+            path,
+            At::Line(line),
             codes::SNAPSHOT_CHANGED,
-            crate::output::escape_data(&foreign_summary(foreign, expected))
-        );
+            message,
+        )
+    };
+    if let Some(foreign) = too_foreign(expected, found) {
+        return error(1, &foreign_summary(foreign, expected));
     }
     let diff = line_diff(expected, found);
     let mut out = String::new();
     for group in diff.grouped_ops(0) {
         let Some(first) = group.first() else { continue };
-        let line = first.old_range().start + 1;
-        out.push_str(&format!(
-            "::error file={file},line={line},title={}::{}\n",
-            codes::SNAPSHOT_CHANGED,
-            crate::output::escape_data("the wording changed without review: run `utter snapshot` once the change is reviewed")
+        out.push_str(&error(
+            first.old_range().start + 1,
+            "the wording changed without review: run `utter snapshot` once the change is reviewed",
         ));
     }
     out
