@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use utter::Context;
 use utter_compiler::Registry;
 use utter_compiler::analysis::Witness;
-use utter_compiler::diagnostics::did_you_mean;
+use utter_compiler::diagnostics::did_you_mean_hint;
 use utter_compiler::diagnostics::escape::escape;
 use utter_compiler::snapshot;
 
@@ -212,9 +212,7 @@ pub fn cmd_explain(
     };
     known_skill(&registry, skill)?;
     let Some(index) = registry.responses.iter().position(|r| r.name == response) else {
-        let hint = did_you_mean(response, registry.responses.iter().map(|r| r.name.as_str()))
-            .map(|s| format!(" (did you mean `{s}`?)"))
-            .unwrap_or_default();
+        let hint = did_you_mean_hint(response, registry.responses.iter().map(|r| r.name.as_str()));
         return Err(Fatal(format!(
             "the project defines no response `{response}`{hint}"
         )));

@@ -6,7 +6,7 @@ use std::io::{Read as _, Write as _};
 use std::path::Path;
 
 use utter_compiler::bundled::Dialect;
-use utter_compiler::diagnostics::did_you_mean;
+use utter_compiler::diagnostics::did_you_mean_hint;
 use utter_compiler::diagnostics::escape::escape;
 use utter_compiler::{Agent, Checked, Registry};
 
@@ -140,9 +140,7 @@ pub(crate) fn known_skill(registry: &Registry, skill: Option<&str>) -> Result<()
     if let Some(skill) = skill
         && !registry.skills.iter().any(|s| s == skill)
     {
-        let hint = did_you_mean(skill, registry.skills.iter().map(String::as_str))
-            .map(|s| format!(" (did you mean `{s}`?)"))
-            .unwrap_or_default();
+        let hint = did_you_mean_hint(skill, registry.skills.iter().map(String::as_str));
         return Err(Fatal(format!(
             "unknown skill `{skill}`{hint}; the project's skills are: {}",
             registry.skills.join(", ")

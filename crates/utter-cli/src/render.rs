@@ -5,7 +5,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use utter::{Context, SlotMemory};
-use utter_compiler::diagnostics::did_you_mean;
+use utter_compiler::diagnostics::did_you_mean_hint;
 use utter_compiler::diagnostics::escape::escape;
 
 use crate::args::{Globals, RenderArgs, RenderFormat};
@@ -60,9 +60,7 @@ pub(crate) fn cmd_render(args: &RenderArgs, globals: Globals) -> Result<ExitCode
     }
     if registry.response(response).is_none() {
         // Delivered as the engine does (the name itself), but said.
-        let hint = did_you_mean(response, registry.responses.iter().map(|r| r.name.as_str()))
-            .map(|s| format!(" (did you mean `{s}`?)"))
-            .unwrap_or_default();
+        let hint = did_you_mean_hint(response, registry.responses.iter().map(|r| r.name.as_str()));
         eprintln!(
             "warning: {}",
             escape(&format!(

@@ -412,6 +412,14 @@ pub fn did_you_mean<'c>(
     HintBudget::new().did_you_mean(word, candidates)
 }
 
+/// [`did_you_mean`] as a message says it: `` (did you mean `x`?)`` after
+/// the name, or nothing.
+pub fn did_you_mean_hint<'c>(word: &str, candidates: impl IntoIterator<Item = &'c str>) -> String {
+    did_you_mean(word, candidates)
+        .map(|near| format!(" (did you mean `{near}`?)"))
+        .unwrap_or_default()
+}
+
 /// Names longer than this get no did-you-mean (nobody misspells them).
 const MAX_HINT_CHARS: usize = 64;
 

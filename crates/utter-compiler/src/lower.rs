@@ -194,9 +194,7 @@ impl Registry {
             .iter()
             .map(|e| format!("{}.{}", e.namespace, e.name))
             .collect();
-        let hint = crate::diagnostics::did_you_mean(&key, keys.iter().map(String::as_str))
-            .map(|s| format!(" (did you mean `{s}`?)"))
-            .unwrap_or_default();
+        let hint = crate::diagnostics::did_you_mean_hint(&key, keys.iter().map(String::as_str));
         format!("{undeclared}{hint}; it is not readable and is ignored")
     }
 
