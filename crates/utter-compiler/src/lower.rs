@@ -253,14 +253,7 @@ pub(crate) fn entry_ids(entries: &[Entry<String, Vec<String>>]) -> HashMap<(&str
         .collect()
 }
 
-/// The namespace a memory file declares (`memory.yml`: `project`,
-/// `skills/<id>/memory.yml`: `<id>`).
-fn memory_namespace(file: &str) -> Option<&str> {
-    if file == "memory.yml" {
-        return Some("project");
-    }
-    file.strip_prefix("skills/")?.strip_suffix("/memory.yml")
-}
+use crate::load::layout::memory_namespace;
 
 /// The responses that can be analysed and delivered although the project
 /// has errors: no error names the response, none is in its file without

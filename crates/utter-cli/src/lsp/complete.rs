@@ -4,8 +4,9 @@ use lsp_types::{CompletionItem, CompletionItemKind};
 use utter_compiler::Checked;
 use utter_compiler::load::memory::MemoryDecl;
 
-use super::features::{is_word, skill_of};
+use super::features::is_word;
 use super::project::Project;
+use utter_compiler::load::layout::skill_of;
 
 /// Completion items for the text before the cursor (`prefix`, the line up
 /// to the cursor) in the file `label`.

@@ -7,6 +7,7 @@ use lsp_types::{
 };
 use utter::Visibility;
 use utter_compiler::diagnostics::escape::{markdown_code, markdown_text, quote};
+use utter_compiler::load::layout::{FileKind, file_of, skill_of};
 use utter_compiler::load::responses::ConditionField;
 use utter_compiler::{Finding, Severity, SourceFile};
 
@@ -47,11 +48,6 @@ fn word_at(text: &str, at: usize) -> Option<(&str, std::ops::Range<usize>)> {
         .map_or(text.len(), |(i, _)| at + i);
     let word = text[start..end].trim_matches('.');
     (!word.is_empty()).then_some((word, start..end))
-}
-
-/// The skill whose files `label` is in (None for the root).
-pub(super) fn skill_of(label: &str) -> Option<&str> {
-    label.strip_prefix("skills/")?.split('/').next()
 }
 
 /// The symbol at byte `at` of the file `label`.
@@ -225,7 +221,7 @@ pub fn references(project: &Project, symbol: &Symbol) -> Vec<Location> {
         Symbol::Variant { .. } => {}
         Symbol::Response(name) => {
             for (skill, doc) in &checked.skill_docs {
-                let file = format!("skills/{skill}/skill.md");
+                let file = file_of(Some(skill), FileKind::SkillDoc);
                 let refs = doc
                     .triggers
                     .iter()

@@ -5,7 +5,6 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use utter_compiler::load::project::is_agent_file;
 use utter_compiler::{Agent, CheckCache, Checked, OpenOptions, ProjectFiles, Registry};
 
 /// The agent folder a file belongs to: the folder holding `skills/` for a
@@ -47,19 +46,7 @@ impl Project {
             let Ok(rel) = path.strip_prefix(root) else {
                 continue;
             };
-            let label = rel.to_string_lossy().replace('\\', "/");
-            if !is_agent_file(&label) {
-                continue;
-            }
-            if let Some(id) = label
-                .strip_prefix("skills/")
-                .and_then(|r| r.split('/').next())
-                && !files.skills.iter().any(|s| s == id)
-            {
-                files.skills.push(id.to_owned());
-                files.skills.sort();
-            }
-            files.files.insert(label, text.clone().into_bytes());
+            files.overlay(rel.to_string_lossy().replace('\\', "/"), text.clone());
         }
         // The agent's own dialect, as the unsaved utter.yml says it.
         let agent = Agent::from_files_with(files, OpenOptions::default(), &mut cache);
@@ -101,10 +88,6 @@ mod tests {
             agent_root(Path::new("/a/agent/responses.yml")),
             Some(PathBuf::from("/a/agent"))
         );
-        assert!(is_agent_file("skills/s/skill.md"));
-        assert!(!is_agent_file("skills/_draft/skill.md"));
-        assert!(!is_agent_file("tools/x.yml"));
-        assert!(is_agent_file("utter.yml"));
     }
 
     /// The editor reads a Maestro agent as Maestro: its utter.yml says so,

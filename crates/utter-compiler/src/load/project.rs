@@ -6,30 +6,10 @@ use std::fmt;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
-/// The files utter reads in every skill folder.
-pub const SKILL_FILES: &[&str] = &["responses.yml", "memory.yml", "skill.md"];
+pub use super::layout::{ROOT_FILES, SKILL_FILES, is_agent_file};
+
 /// The largest file utter reads; a larger one is a finding, never loaded.
 pub const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
-
-/// The files utter reads at the project root.
-pub const ROOT_FILES: &[&str] = &["responses.yml", "memory.yml"];
-
-/// Whether reading an agent folder reads the file at `label` (a
-/// `/`-separated path in the folder): a root file, `utter.yml`, or a skill
-/// file in a skill folder that is not skipped. For tools that take files
-/// from elsewhere (the playground) and must say which ones count.
-pub fn is_agent_file(label: &str) -> bool {
-    if ROOT_FILES.contains(&label) || label == super::settings::SETTINGS_FILE {
-        return true;
-    }
-    let Some((id, name)) = label
-        .strip_prefix("skills/")
-        .and_then(|rest| rest.split_once('/'))
-    else {
-        return false;
-    };
-    SKILL_FILES.contains(&name) && !id.is_empty() && !id.starts_with(['_', '.']) && plain_name(id)
-}
 
 /// The raw files of one project, keyed by `/`-separated path relative to the
 /// agent folder. Skill folders are listed in sorted order, without the ones
@@ -358,7 +338,11 @@ impl ProjectFiles {
     /// a skill folder holding a `skill.md`, `responses.yml` or `memory.yml`
     /// (an agent that keeps all its wording in prose has no responses).
     pub fn is_agent(&self) -> bool {
-        let agent_file = |label: &str| ROOT_FILES.contains(&label) || label.starts_with("skills/");
+        // Anything in `skills/` (a skipped skill folder has no file label).
+        let in_skills = |label: &str| {
+            (label.strip_prefix(super::layout::SKILLS)).is_some_and(|rest| rest.starts_with('/'))
+        };
+        let agent_file = |label: &str| ROOT_FILES.contains(&label) || in_skills(label);
         self.files.keys().any(|label| agent_file(label))
             || self.oversized.keys().any(|label| agent_file(label))
             || self.skipped.iter().any(|(label, _)| agent_file(label))
@@ -406,13 +390,13 @@ impl ProjectFiles {
                 let shown = entry.file_name().to_string_lossy().into_owned();
                 project
                     .skipped
-                    .push((format!("skills/{shown}"), Skipped::OddName));
+                    .push((super::layout::skill_folder(&shown), Skipped::OddName));
                 continue;
             };
             if name.starts_with('_') || name.starts_with('.') {
                 continue;
             }
-            let label = format!("skills/{name}");
+            let label = super::layout::skill_folder(&name);
             if !plain_name(&name) {
                 project.skipped.push((label, Skipped::OddName));
                 continue;
@@ -432,7 +416,11 @@ impl ProjectFiles {
             for name in SKILL_FILES {
                 let path = skill_dir.join(name);
                 let found = read_optional(&path, &root)?;
-                project.take(format!("skills/{id}/{name}"), path, found);
+                project.take(
+                    format!("{}/{name}", super::layout::skill_folder(id)),
+                    path,
+                    found,
+                );
             }
             project.report_nested(&skill_dir, id, &root)?;
         }
@@ -451,7 +439,7 @@ impl ProjectFiles {
                 continue;
             }
             if SKILL_FILES.iter().any(|f| path.join(f).exists()) {
-                nested.push(format!("skills/{id}/{name}"));
+                nested.push(format!("{}/{name}", super::layout::skill_folder(id)));
             }
         }
         nested.sort();
@@ -477,6 +465,22 @@ impl ProjectFiles {
         self.scanned.push(path);
     }
 
+    /// Lays `text` over the file at `label` (an unsaved editor buffer):
+    /// its skill joins the skills when it is new. `false` (nothing laid)
+    /// when utter does not read such a file.
+    pub fn overlay(&mut self, label: String, text: String) -> bool {
+        if !is_agent_file(&label) {
+            return false;
+        }
+        if let Some(id) = super::layout::skill_of(&label)
+            && let Err(at) = self.skills.binary_search_by(|s| s.as_str().cmp(id))
+        {
+            self.skills.insert(at, id.to_owned());
+        }
+        self.files.insert(label, text.into_bytes());
+        true
+    }
+
     /// An in-memory project (tests, fuzzing): `(path, text)` pairs; skills are
     /// the folders named by `skills/<id>/...` paths.
     pub fn from_files<P: Into<String>, T: Into<Vec<u8>>>(
@@ -485,17 +489,11 @@ impl ProjectFiles {
         let mut project = ProjectFiles::default();
         for (path, text) in files {
             let path = path.into();
-            if let Some(rest) = path.strip_prefix("skills/")
-                && let Some((id, _)) = rest.split_once('/')
+            if let Some(id) = super::layout::skill_of(&path)
+                && !id.starts_with(['_', '.'])
+                && !project.skills.iter().any(|s| s == id)
             {
-                {
-                    if !id.starts_with('_')
-                        && !id.starts_with('.')
-                        && !project.skills.iter().any(|s| s == id)
-                    {
-                        project.skills.push(id.to_owned());
-                    }
-                }
+                project.skills.push(id.to_owned());
             }
             let bytes: Vec<u8> = text.into();
             if bytes.len() as u64 > MAX_FILE_BYTES {

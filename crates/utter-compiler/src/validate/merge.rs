@@ -1,6 +1,7 @@
 //! The responses of every unit merged into one registry in the reference
 //! engine's order, and the skill.md files checked against it.
 
+use crate::load::layout::{FileKind, file_of};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
@@ -323,7 +324,7 @@ pub(super) fn check_skill_docs(
 ) -> BTreeMap<String, SkillDoc> {
     let mut skill_docs = BTreeMap::new();
     for id in &files.skills {
-        let label = format!("skills/{id}/skill.md");
+        let label = file_of(Some(id), FileKind::SkillDoc);
         let Some(bytes) = files.files.get(&label) else {
             continue;
         };

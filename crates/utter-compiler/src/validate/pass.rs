@@ -3,6 +3,7 @@
 //! merge order; and the checks of the folder itself (files not read, the
 //! settings file, skill ids).
 
+use crate::load::layout::{FileKind, file_of};
 use crate::load::settings::Settings;
 use std::cell::Cell;
 
@@ -99,7 +100,7 @@ impl Pass {
     /// Skill ids the reference engine refuses.
     pub(super) fn check_skill_ids(&mut self, files: &ProjectFiles) {
         for id in &files.skills {
-            let folder = format!("skills/{id}");
+            let folder = crate::load::layout::skill_folder(id);
             let problem = if id == "project" || id == "system" {
                 Some((
                     codes::SKILL_RESERVED_ID,
@@ -173,7 +174,7 @@ pub(super) fn units(files: &ProjectFiles) -> Vec<Unit<'_>> {
     for skill in bundled_skills(files) {
         let project_memory = files
             .files
-            .contains_key(&format!("skills/{}/memory.yml", skill.id));
+            .contains_key(&file_of(Some(skill.id), FileKind::Memory));
         units.push(Unit {
             scope: Scope::Skill(skill.id.to_owned()),
             responses: skill
@@ -191,8 +192,8 @@ pub(super) fn units(files: &ProjectFiles) -> Vec<Unit<'_>> {
     for id in &files.skills {
         units.push(Unit {
             scope: Scope::Skill(id.clone()),
-            responses: file(format!("skills/{id}/responses.yml")),
-            memory: file(format!("skills/{id}/memory.yml")),
+            responses: file(file_of(Some(id), FileKind::Responses)),
+            memory: file(file_of(Some(id), FileKind::Memory)),
             bundled: false,
         });
     }

@@ -548,7 +548,7 @@ pub(super) fn report_skill_name_collisions(skills: &[String], findings: &mut Vec
     for id in skills {
         let rust_name = variant_name(id);
         if let Some(first) = seen.get(&rust_name) {
-            findings.push(SourceFile::new(format!("skills/{id}"), "").finding(
+            findings.push(SourceFile::new(crate::load::layout::skill_folder(id), "").finding(
                 codes::RUST_NAME_COLLISION,
                 Severity::Error,
                 0..0,
