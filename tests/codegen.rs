@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use utter_compiler::{ProjectFiles, check, codegen, lower};
+use utter_compiler::{Agent, OpenOptions, ProjectFiles, check, codegen, lower};
 
 fn manifest_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -72,9 +72,9 @@ fn card_agent_expansion() {
 #[test]
 fn expansions_are_byte_identical() {
     assert_eq!(example_source(), example_source());
-    let files = ProjectFiles::read(&example_agent()).unwrap();
-    let a = codegen::expand(&check(&files), proc_macro2::Span::call_site(), &[]).to_string();
-    let b = codegen::expand(&check(&files), proc_macro2::Span::call_site(), &[]).to_string();
+    let open = || Agent::open(&example_agent(), OpenOptions::default()).unwrap();
+    let a = codegen::expand(&open(), proc_macro2::Span::call_site(), &[]).to_string();
+    let b = codegen::expand(&open(), proc_macro2::Span::call_site(), &[]).to_string();
     assert_eq!(a, b);
 }
 
@@ -87,8 +87,8 @@ fn the_expansion_tracks_every_file_it_read() {
         .map(|label| example_agent().join(label))
         .collect();
     let paths: Vec<&Path> = read.iter().map(PathBuf::as_path).collect();
-    let tokens =
-        codegen::expand(&check(&files), proc_macro2::Span::call_site(), &paths).to_string();
+    let agent = Agent::from_files(files, OpenOptions::default());
+    let tokens = codegen::expand(&agent, proc_macro2::Span::call_site(), &paths).to_string();
     assert!(read.len() >= 8, "{read:?}");
     for path in &read {
         let include = format!("include_bytes ! ({:?})", path.display().to_string());

@@ -11,7 +11,7 @@ use utter_benches::{
     CASES, JinjaRegistry, agent_dir, bench_values, floor, generated, generated_for, scaled_name,
     scaled_values, typed_compact_memory, typed_compact_response, typed_memory, typed_response,
 };
-use utter_compiler::{ProjectFiles, Registry, check, codegen};
+use utter_compiler::{Agent, OpenOptions, Registry, codegen};
 
 fn main() {
     divan::main();
@@ -190,9 +190,8 @@ mod scaling {
     fn expansion(b: Bencher, n: usize) {
         let dir = agent_dir(&format!("n{n}"));
         b.bench_local(|| {
-            let files = ProjectFiles::read(&dir).expect("readable");
-            let checked = check(&files);
-            codegen::expand(&checked, proc_macro2::Span::call_site(), &[]).to_string()
+            let agent = Agent::open(&dir, OpenOptions::default()).expect("readable");
+            codegen::expand(&agent, proc_macro2::Span::call_site(), &[]).to_string()
         });
     }
 }

@@ -1,16 +1,20 @@
-//! The utter compiler. The pipeline, one module a step:
+//! The utter compiler. The front door is [`Agent`]: [`Agent::open`] (a
+//! folder) or [`Agent::from_files`] reads, checks and lowers once, in this
+//! order, one module a step:
 //!
 //! 1. [`load`]: read the project's files; YAML into spanned nodes; walk them
 //!    into raw responses and memory declarations.
-//! 2. validate ([`check`]): check every file (conditions parsed by
-//!    [`condition`], placeholders by [`template`]), merge the registry;
-//!    findings accumulate; then [`analysis`] decides which variants each
-//!    memory state delivers.
-//! 3. [`lower`](mod@lower): an error-free project into the registry IR,
-//!    encoded on demand ([`Registry::encode`]) by the runtime's encoder.
-//! 4. Run it: an [`Interpreter`] delivers at run time (on that program);
-//!    [`codegen`] emits Rust (straight-line code, or the program itself for
-//!    large agents).
+//! 2. validate: check every file (conditions parsed by [`condition`],
+//!    placeholders by [`template`]), merge the registry; findings accumulate.
+//! 3. [`lower`](mod@lower): the usable responses (all of them when there is
+//!    no error) into the registry IR, encoded on demand
+//!    ([`Registry::encode`]) by the runtime's encoder.
+//! 4. [`analysis`]: reads that registry and decides which variants each
+//!    memory state delivers (its findings join the check's).
+//! 5. The back ends read the agent's registry: an [`Interpreter`] delivers
+//!    at run time (on that program), [`codegen`] emits Rust (straight-line
+//!    code, or the program itself for large agents), [`snapshot`] writes
+//!    the wording under review and compares two versions.
 //!
 //! # Public API
 //!

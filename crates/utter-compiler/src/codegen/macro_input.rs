@@ -82,7 +82,6 @@ pub fn include_responses(input: TokenStream) -> TokenStream {
         dialect: agent.dialect(),
         without_bundled_defaults,
     };
-    let checked = agent.checked();
     // Every file read: editing any of them rebuilds the crate.
     let read: Vec<std::path::PathBuf> = agent
         .files()
@@ -101,7 +100,7 @@ pub fn include_responses(input: TokenStream) -> TokenStream {
             || literal.value(),
             |p| p.to_string_lossy().replace('\\', "/"),
         );
-    expand_at(checked, span, &absolute, &shown, &options)
+    expand_at(&agent, span, &absolute, &shown, &options)
 }
 
 /// `"agent"`, then options: `deny_warnings`, `without_bundled_defaults`,

@@ -1,5 +1,8 @@
-//! Code generation: a registry into Rust items. Both `include_responses!` and
-//! `utter-build` call [`expand`]; nothing here is specific to either.
+//! Code generation: a registry into Rust items. `include_responses!` calls
+//! [`include_responses`] (its input read in `macro_input`), which calls
+//! [`expand_at`]; `utter-build` calls [`generate_from`] and `pretty` (and
+//! [`skeleton`] and [`error_message`] for an agent with errors); [`expand`]
+//! is `expand_at` without a prefix or options (tests, benchmarks).
 //!
 //! The output is static data and `fn` items only, one module a concern:
 //! `memory` (the entry table, typed `Memory`, categorical enums, `View`),
@@ -31,7 +34,7 @@ use proc_macro2::{Literal, Span, TokenStream};
 use quote::{quote, quote_spanned};
 
 use crate::diagnostics::{Finding, render_finding};
-use crate::lower::{Registry, lower};
+use crate::lower::Registry;
 use crate::validate::Checked;
 use conditions::{Conditions, EntryTypes};
 pub use lookup::MATCH_LOOKUP_MAX;
@@ -289,8 +292,8 @@ pub fn error_message(finding: &Finding, checked: &Checked, prefix: &str) -> Stri
 /// What `include_responses!` expands to: the code, or every error as a
 /// `compile_error!` at `span` plus the skeleton. `tracked` files are
 /// included as bytes so that editing one rebuilds the crate.
-pub fn expand(checked: &Checked, span: Span, tracked: &[&Path]) -> TokenStream {
-    expand_at(checked, span, tracked, "", &ExpandOptions::default())
+pub fn expand(agent: &crate::Agent, span: Span, tracked: &[&Path]) -> TokenStream {
+    expand_at(agent, span, tracked, "", &ExpandOptions::default())
 }
 
 /// How `include_responses!` was asked to expand.
@@ -325,14 +328,16 @@ fn warning(message: &str, code: &str, span: Span) -> TokenStream {
 /// folder as the macro was given it), so they read from the crate root.
 ///
 /// Warnings become rustc warnings at `span`; with `deny_warnings` they are
-/// errors like the rest.
+/// errors like the rest. The code is generated from the agent's own
+/// registry (lowered once, when it was opened).
 pub fn expand_at(
-    checked: &Checked,
+    agent: &crate::Agent,
     span: Span,
     tracked: &[&Path],
     prefix: &str,
     options: &ExpandOptions,
 ) -> TokenStream {
+    let checked = agent.checked();
     let deny_warnings = options.deny_warnings;
     let mut tracked: Vec<String> = tracked.iter().map(|p| p.display().to_string()).collect();
     tracked.sort();
@@ -347,13 +352,11 @@ pub fn expand_at(
         .iter()
         .filter(|f| f.severity == crate::diagnostics::Severity::Warning)
         .collect();
-    let lowered = lower(checked).and_then(|registry| {
-        if deny_warnings && !warnings.is_empty() {
-            Err(warnings.iter().map(|f| (*f).clone()).collect())
-        } else {
-            Ok(registry)
-        }
-    });
+    let lowered = match agent.registry() {
+        Ok(_) if deny_warnings && !warnings.is_empty() => Err(warnings.clone()),
+        Ok(registry) => Ok(registry),
+        Err(errors) => Err(errors.iter().collect()),
+    };
     let warnings: Vec<TokenStream> = if deny_warnings {
         Vec::new()
     } else {
@@ -363,7 +366,7 @@ pub fn expand_at(
             .collect()
     };
     let body = match lowered {
-        Ok(registry) => generate_from(&registry, options.strategy, &options.origin),
+        Ok(registry) => generate_from(registry, options.strategy, &options.origin),
         Err(errors) => {
             let errors = errors.iter().map(|f| {
                 let message = lit_str(&error_message(f, checked, prefix));

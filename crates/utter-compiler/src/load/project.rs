@@ -33,10 +33,10 @@ pub struct ProjectFiles {
     /// responses and the default skills), for agents that use neither.
     /// Set only by [`crate::Agent`] from its options.
     pub(crate) without_bundled_defaults: bool,
-    /// The flavour of the format: as the agent's `utter.yml` declares it
-    /// (Mantle when it does not), unless the caller chooses another (a
-    /// command-line or macro option).
-    /// Set only by [`crate::Agent`] from its options.
+    /// The flavour of the format: after reading, as the agent's `utter.yml`
+    /// declares it (Mantle when it does not); [`crate::Agent`] replaces it
+    /// with the caller's choice (a command-line or macro option), if any.
+    /// Nothing outside the compiler sets it.
     pub(crate) dialect: crate::bundled::Dialect,
 }
 
