@@ -5,11 +5,11 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use utter_compiler::diagnostics::escape::escape;
-use utter_compiler::{ProjectFiles, ReadError};
+use utter_compiler::{Agent, OpenOptions, ReadError};
 
 use crate::args::{CheckArgs, CheckFormat, Globals};
 use crate::fatal::Fatal;
-use crate::open::{load, plural};
+use crate::open::{open, plural};
 use crate::output;
 
 /// `utter check` of `dir`; without one, of the current folder, or when it
@@ -30,17 +30,24 @@ pub(crate) fn cmd_check(args: &CheckArgs, globals: Globals) -> Result<ExitCode, 
         deny_warnings: args.deny_warnings,
         unset_placeholders: args.unset_placeholders,
     };
-    let here = Path::new(".");
-    let below = match dir.map_or_else(|| ProjectFiles::read(here).err(), |_| None) {
-        Some(ReadError::NotAnAgent(_, below)) => below,
-        _ => Vec::new(),
-    };
-    if below.is_empty() {
-        return check_one(dir.unwrap_or(here), wanted, globals);
+    if let Some(dir) = dir {
+        return check_one(open(dir, globals.dialect)?, dir, wanted, globals);
     }
+    // The current folder, read once: an agent, or the agents below it.
+    let here = Path::new(".");
+    let options = OpenOptions {
+        dialect: globals.dialect,
+        ..OpenOptions::default()
+    };
+    let below = match Agent::open(here, options) {
+        Ok(agent) => return check_one(agent, here, wanted, globals),
+        Err(ReadError::NotAnAgent(_, below)) if !below.is_empty() => below,
+        Err(error) => return Err(error.into()),
+    };
     let mut failed = false;
     for agent in &below {
-        let code = check_one(Path::new(agent), wanted, globals)?;
+        let dir = Path::new(agent);
+        let code = check_one(open(dir, globals.dialect)?, dir, wanted, globals)?;
         failed |= code != ExitCode::SUCCESS;
     }
     Ok(if failed {
@@ -62,17 +69,18 @@ struct Wanted {
 /// `unset_placeholders`, also the opt-in notes
 /// `utter.analysis.placeholder_may_be_unset`.
 fn check_one(
+    agent: Agent,
     dir: &Path,
     Wanted {
         format,
         deny_warnings,
         unset_placeholders,
     }: Wanted,
-    Globals { color, dialect }: Globals,
+    Globals { color, .. }: Globals,
 ) -> Result<ExitCode, Fatal> {
-    let mut checked = load(dir, dialect)?;
+    let (mut checked, usable) = agent.into_checked_and_usable();
     if unset_placeholders {
-        let found = utter_compiler::analysis::placeholder_findings(&checked);
+        let found = utter_compiler::analysis::placeholder_findings(&checked, &usable);
         checked.findings.extend(found);
         utter_compiler::diagnostics::sort_findings(&mut checked.findings);
     }

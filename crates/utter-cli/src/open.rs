@@ -8,15 +8,10 @@ use std::path::Path;
 use utter_compiler::bundled::Dialect;
 use utter_compiler::diagnostics::did_you_mean_hint;
 use utter_compiler::diagnostics::escape::escape;
-use utter_compiler::{Agent, Checked, Registry};
+use utter_compiler::{Agent, Registry};
 
 use crate::fatal::Fatal;
 use crate::output;
-
-/// The checked project at `dir`.
-pub(crate) fn load(dir: &Path, dialect: Option<Dialect>) -> Result<Checked, Fatal> {
-    Ok(open(dir, dialect)?.into_checked())
-}
 
 pub(crate) fn plural(n: usize, word: &str) -> String {
     if n == 1 {

@@ -4,15 +4,14 @@
 
 use super::{Budget, analyse, describe_witness, home_view};
 use crate::diagnostics::{Finding, Severity, codes};
-use crate::lower::lower_usable;
+use crate::lower::Registry;
 use crate::validate::Checked;
 
 /// A note for each placeholder of a project variant that a memory state
 /// delivering the variant leaves unset, with such a state. Opt-in (`utter
 /// check --unset-placeholders`): most placeholders read entries a session
 /// sets as it goes, so many are unset at some point by design.
-pub fn placeholder_findings(checked: &Checked) -> Vec<Finding> {
-    let registry = lower_usable(checked);
+pub fn placeholder_findings(checked: &Checked, registry: &Registry) -> Vec<Finding> {
     let mut budget = Budget::project();
     let mut out = Vec::new();
     for (index, response) in registry.responses.iter().enumerate() {
@@ -29,7 +28,7 @@ pub fn placeholder_findings(checked: &Checked) -> Vec<Finding> {
         ) else {
             continue;
         };
-        let analysis = analyse(&registry, index, home_view(&registry, index), &mut budget);
+        let analysis = analyse(registry, index, home_view(registry, index), &mut budget);
         for (variant, unset) in analysis.may_be_unset.iter().enumerate() {
             let raw = merged.raw.variants.iter().find(|v| v.index == variant);
             for (placeholder, state) in unset {
