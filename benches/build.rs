@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use utter_compiler::{ProjectFiles, check, codegen, lower};
+use utter_compiler::{Agent, OpenOptions, ProjectFiles, codegen};
 
 /// The delivery cases, each a response of the `bench` agent.
 const BENCH_RESPONSES: &str = r#"responses:
@@ -101,7 +101,7 @@ fn generate_as(out: &Path, name: &str, files: &[(String, String)], strategy: cod
             .iter()
             .map(|(p, t)| (p.clone(), t.clone().into_bytes())),
     );
-    let registry = lower(&check(&project))
+    let registry = Agent::from_files(project.clone(), OpenOptions::default()).into_registry().1
         .unwrap_or_else(|e| panic!("agent {name} is invalid: {:?}", e[0].one_line()));
     std::fs::write(
         out.join(format!("gen_{name}.rs")),

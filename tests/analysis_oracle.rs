@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 
 use utter::{Context, SlotMemory, Value};
 use utter_compiler::analysis::{Budget, Verdict, Witness, analyse};
-use utter_compiler::{ProjectFiles, Registry, check, lower};
+use utter_compiler::{Agent, OpenOptions, ProjectFiles, Registry};
 use utter_synth::Rng;
 
 /// The entries: name and type.
@@ -56,7 +56,10 @@ fn registry(variants: &str) -> Option<Registry> {
             format!("responses:\n  utter_r:\n{variants}").into_bytes(),
         ),
     ]);
-    lower(&check(&files)).ok()
+    Agent::from_files(files.clone(), OpenOptions::default())
+        .into_registry()
+        .1
+        .ok()
 }
 
 /// An operand of the entries `chosen`: an entry or a literal of its kind.
@@ -331,10 +334,11 @@ fn no_variant_called_unreachable_is_ever_delivered() {
 #[test]
 fn classes_the_reference_delivers_are_reachable() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/analysis-classes");
-    let registry = lower(&check(
-        &ProjectFiles::read(&dir).expect("the fixture reads"),
-    ))
-    .unwrap_or_else(|e| panic!("{e:?}"));
+    let registry = Agent::open(&dir, OpenOptions::default())
+        .expect("the fixture reads")
+        .into_registry()
+        .1
+        .unwrap_or_else(|e| panic!("{e:?}"));
     let interpreter = registry.interpreter();
     let classes: Vec<usize> = (0..registry.responses.len())
         .filter(|&i| !registry.responses[i].file.starts_with('<'))

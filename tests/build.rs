@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use utter_compiler::{ProjectFiles, check, codegen, lower};
+use utter_compiler::{Agent, OpenOptions, ProjectFiles, codegen};
 
 /// How many random registries are compiled into the differential test, at
 /// test scale 1 (`utter_synth::test_scale`).
@@ -73,13 +73,16 @@ fn compile_module(
             .iter()
             .map(|(p, t)| (p.clone(), t.clone().into_bytes())),
     );
-    let registry = lower(&check(&files)).unwrap_or_else(|errors| {
-        let lines: Vec<String> = errors.iter().map(|f| f.one_line()).collect();
-        panic!(
-            "synthetic project {module} is invalid (a generator bug):\n{}",
-            lines.join("\n")
-        )
-    });
+    let registry = Agent::from_files(files.clone(), OpenOptions::default())
+        .into_registry()
+        .1
+        .unwrap_or_else(|errors| {
+            let lines: Vec<String> = errors.iter().map(|f| f.one_line()).collect();
+            panic!(
+                "synthetic project {module} is invalid (a generator bug):\n{}",
+                lines.join("\n")
+            )
+        });
     let code = codegen::generate_with(&registry, strategy).to_string();
     std::fs::write(out.join(format!("{module}.rs")), code).expect("OUT_DIR is writable");
     let _ = writeln!(

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use utter_compiler::{Agent, OpenOptions, ProjectFiles, check, codegen, lower};
+use utter_compiler::{Agent, OpenOptions, ProjectFiles, codegen};
 
 fn manifest_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -16,7 +16,10 @@ fn example_agent() -> PathBuf {
 
 fn example_source() -> String {
     let files = ProjectFiles::read(&example_agent()).expect("the example agent reads");
-    let registry = lower(&check(&files)).expect("the example agent is valid");
+    let registry = Agent::from_files(files.clone(), OpenOptions::default())
+        .into_registry()
+        .1
+        .expect("the example agent is valid");
     codegen::pretty(codegen::generate(&registry), codegen::HEADER).expect("generated code parses")
 }
 
@@ -168,7 +171,10 @@ fn large_agents_compile_compact_unless_told_otherwise() {
                 .into_iter()
                 .map(|(path, text)| (path, text.into_bytes())),
         );
-        let registry = lower(&check(&files)).expect("a valid synthetic project");
+        let registry = Agent::from_files(files.clone(), OpenOptions::default())
+            .into_registry()
+            .1
+            .expect("a valid synthetic project");
         codegen::generate_with(&registry, strategy).to_string()
     };
     let is_compact = |code: &str| code.contains("static PROGRAM");

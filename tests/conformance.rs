@@ -1134,7 +1134,9 @@ fn duplicate_and_metadata_findings_name_their_response() {
 #[test]
 fn the_analysis_fixture_gets_exact_findings() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/analysis-agent");
-    let checked = utter_compiler::check(&utter_compiler::ProjectFiles::read(&dir).unwrap());
+    let checked = utter_compiler::Agent::open(&dir, utter_compiler::OpenOptions::default())
+        .unwrap()
+        .into_checked();
     let found: Vec<(&str, Option<&str>, Option<usize>)> = checked
         .findings
         .iter()

@@ -1,7 +1,7 @@
 //! Diagnostics quality: one mistake gives one finding (no follow-on
 //! findings), root cause first, and the fix as a help.
 
-use utter_compiler::codes;
+use utter_compiler::{Agent, OpenOptions, codes};
 use utter_tests::{checked, project, with_code};
 
 #[test]
@@ -82,7 +82,7 @@ fn an_encoding_error_names_the_byte_and_the_fix() {
         "responses.yml".into(),
         b"responses:\n  utter_a:\n    - text: caf\xe9\n".to_vec(),
     );
-    let c = utter_compiler::check(&files);
+    let c = Agent::from_files(files.clone(), OpenOptions::default()).into_checked();
     let f = &with_code(&c, codes::YAML_ENCODING)[0];
     assert!(
         f.message.contains("byte 0xE9 at offset 37"),

@@ -3,7 +3,7 @@
 //! with `utter_greet`, which a project may deliver and override.
 
 use utter_compiler::bundled::Dialect;
-use utter_compiler::{ProjectFiles, check, codes};
+use utter_compiler::{Agent, OpenOptions, ProjectFiles, codes};
 
 mod maestro_agent {
     utter::include_responses!("../examples/maestro-agent", maestro);
@@ -21,7 +21,12 @@ fn the_agent_declares_its_dialect_to_every_way_in() {
     // Read: the declared dialect, clean.
     let files = ProjectFiles::read(&dir).expect("the example reads");
     assert_eq!(files.dialect(), Dialect::Maestro);
-    assert!(check(&files).findings.is_empty());
+    assert!(
+        Agent::from_files(files.clone(), OpenOptions::default())
+            .into_checked()
+            .findings
+            .is_empty()
+    );
     // The macro: the bundled greeting exists.
     assert!(maestro_declared::Response::UtterGreet.is_bundled());
     // A bad setting is a finding at its place, and Mantle stays the default.
@@ -30,7 +35,7 @@ fn the_agent_declares_its_dialect_to_every_way_in() {
         ("utter.yml", "dialect: maestr\ncolour: red\n"),
     ]);
     assert_eq!(bad.dialect(), Dialect::Mantle);
-    let checked = check(&bad);
+    let checked = Agent::from_files(bad.clone(), OpenOptions::default()).into_checked();
     let dialect = checked
         .findings
         .iter()

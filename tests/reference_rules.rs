@@ -7,12 +7,14 @@
 
 use std::path::Path;
 
-use utter_compiler::{ProjectFiles, Severity, check, codes};
+use utter_compiler::{Agent, OpenOptions, Severity, codes};
 use utter_tests::{checked, deliver, memory, registry, with_code};
 
 fn fixture() -> utter_compiler::Checked {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/reference-rules");
-    check(&ProjectFiles::read(&dir).expect("the fixture reads"))
+    Agent::open(&dir, OpenOptions::default())
+        .expect("the fixture reads")
+        .into_checked()
 }
 
 #[test]

@@ -3,7 +3,7 @@
 //! never re-expanded; output is deterministic.
 
 use proptest::prelude::*;
-use utter_compiler::{check, codegen, codes, lower};
+use utter_compiler::{Agent, OpenOptions, codegen, codes};
 use utter_tests::{checked, deliver, memory, project, registry, with_code};
 
 fn codes_of(checked: &utter_compiler::Checked) -> Vec<&'static str> {
@@ -86,7 +86,7 @@ fn oversized_files_are_not_read() {
         std::fs::write(&path, &huge).unwrap();
         let files =
             utter_compiler::ProjectFiles::read(&dir).unwrap_or_else(|e| panic!("{place}: {e}"));
-        let checked = utter_compiler::check(&files);
+        let checked = Agent::from_files(files.clone(), OpenOptions::default()).into_checked();
         assert!(
             checked
                 .findings
@@ -140,7 +140,7 @@ fn non_utf8_bytes_are_a_finding_at_their_position() {
     let mut bytes = b"responses:\n  r:\n    - text: caf".to_vec();
     bytes.extend([0xE9, b'\n']);
     let files = utter_compiler::ProjectFiles::from_files([("responses.yml".to_owned(), bytes)]);
-    let checked = check(&files);
+    let checked = Agent::from_files(files.clone(), OpenOptions::default()).into_checked();
     assert_eq!(codes_of(&checked), [codes::YAML_ENCODING]);
     assert_eq!(
         (checked.findings[0].line, checked.findings[0].column),
@@ -235,8 +235,8 @@ proptest! {
             yaml.push_str(&format!("  {}:\n    - text: {}\n", yaml_quoted(name), yaml_quoted(&format!("{text}!"))));
         }
         let files = project(&[("memory.yml", "a: {}\n"), ("responses.yml", &yaml)]);
-        let checked = check(&files);
-        let Ok(registry) = lower(&checked) else {
+        let (checked, registry) = Agent::from_files(files.clone(), OpenOptions::default()).into_registry();
+        let Ok(registry) = registry else {
             // Refused with findings (duplicate names, names alike in Rust, ...).
             prop_assert!(checked.has_errors());
             return Ok(());
@@ -275,7 +275,9 @@ fn disk_project(name: &str, files: &[(&str, &str)]) -> std::path::PathBuf {
 }
 
 fn check_dir(dir: &std::path::Path) -> utter_compiler::Checked {
-    check(&utter_compiler::ProjectFiles::read(dir).expect("the folder reads"))
+    Agent::open(dir, OpenOptions::default())
+        .expect("the folder reads")
+        .into_checked()
 }
 
 const HELLO: &str = "responses:\n  utter_hi:\n    - text: Hi\n";
@@ -394,7 +396,7 @@ fn names_with_control_characters_are_refused() {
             .iter()
             .all(|p| !p.to_string_lossy().contains('\n'))
     );
-    let checked = check(&files);
+    let checked = Agent::from_files(files.clone(), OpenOptions::default()).into_checked();
     assert_eq!(with_code(&checked, codes::IO_REFUSED).len(), 1);
     let _ = std::fs::remove_dir_all(dir);
 }

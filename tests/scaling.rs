@@ -11,7 +11,7 @@
 use std::fmt::Write;
 use std::time::{Duration, Instant};
 
-use utter_compiler::{ProjectFiles, check};
+use utter_compiler::{Agent, OpenOptions, ProjectFiles};
 
 /// The best of three runs of `f`.
 fn best_of_three(mut f: impl FnMut()) -> Duration {
@@ -70,7 +70,13 @@ fn responses_in_one_file() {
                 let _ = writeln!(yaml, "  utter_r{i}:\n    - text: Text {i}\n");
             }
             let project = files(vec![("responses.yml".into(), yaml)]);
-            Box::new(move || assert!(!check(&project).has_errors()))
+            Box::new(move || {
+                assert!(
+                    !Agent::from_files(project.clone(), OpenOptions::default())
+                        .into_checked()
+                        .has_errors()
+                )
+            })
         },
         2_000,
     );
@@ -89,7 +95,13 @@ fn memory_entries() {
                 ("skills/s/memory.yml".into(), yaml),
                 ("skills/s/skill.md".into(), utter_synth::SKILL_MD.into()),
             ]);
-            Box::new(move || assert!(!check(&project).has_errors()))
+            Box::new(move || {
+                assert!(
+                    !Agent::from_files(project.clone(), OpenOptions::default())
+                        .into_checked()
+                        .has_errors()
+                )
+            })
         },
         2_000,
     );
@@ -114,7 +126,15 @@ fn findings_with_did_you_mean_against_many_names() {
                 ("skills/s/skill.md".into(), utter_synth::SKILL_MD.into()),
                 ("skills/s/responses.yml".into(), responses),
             ]);
-            Box::new(move || assert_eq!(check(&project).findings.len(), n))
+            Box::new(move || {
+                assert_eq!(
+                    Agent::from_files(project.clone(), OpenOptions::default())
+                        .into_checked()
+                        .findings
+                        .len(),
+                    n
+                )
+            })
         },
         500,
     );
@@ -131,7 +151,7 @@ fn findings_on_one_long_line_render_quickly() {
             }
             line.push_str("}\n");
             let project = files(vec![("responses.yml".into(), line)]);
-            let checked = check(&project);
+            let checked = Agent::from_files(project.clone(), OpenOptions::default()).into_checked();
             assert_eq!(checked.findings.len(), n);
             Box::new(move || {
                 let source = checked.source("responses.yml");

@@ -3,7 +3,7 @@
 #![forbid(unsafe_code)]
 
 use utter::{Context, MapMemory, Value};
-use utter_compiler::{Checked, Finding, ProjectFiles, Registry, check, lower};
+use utter_compiler::{Agent, Checked, Finding, OpenOptions, ProjectFiles, Registry};
 
 /// A skill.md that names no response: what a skill needs to load.
 pub const MINIMAL_SKILL_MD: &str = "---\ndescription: test skill\n---\nBody.\n";
@@ -35,13 +35,13 @@ pub fn project(files: &[(&str, &str)]) -> ProjectFiles {
 
 /// Checks an in-memory project.
 pub fn checked(files: &[(&str, &str)]) -> Checked {
-    check(&project(files))
+    Agent::from_files(project(files), OpenOptions::default()).into_checked()
 }
 
 /// The registry of an error-free project; panics with the findings otherwise.
 pub fn registry(files: &[(&str, &str)]) -> Registry {
-    let checked = checked(files);
-    lower(&checked).unwrap_or_else(|errors| {
+    let (_, registry) = Agent::from_files(project(files), OpenOptions::default()).into_registry();
+    registry.unwrap_or_else(|errors| {
         let lines: Vec<String> = errors.iter().map(Finding::one_line).collect();
         panic!("the project has errors:\n{}", lines.join("\n"))
     })

@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 
 use utter_compiler::snapshot::{self, Options};
-use utter_compiler::{ProjectFiles, check, lower};
+use utter_compiler::{Agent, OpenOptions, ProjectFiles};
 use utter_synth::{Rng, random_agent, yaml_string};
 
 /// Agents changed, at test scale 1 (`utter_synth::test_scale`).
@@ -26,7 +26,10 @@ fn snapshot_of(files: &Files) -> Option<String> {
             .iter()
             .map(|(p, t)| (p.clone(), t.clone().into_bytes())),
     );
-    let registry = lower(&check(&project)).ok()?;
+    let registry = Agent::from_files(project.clone(), OpenOptions::default())
+        .into_registry()
+        .1
+        .ok()?;
     Some(snapshot::render(&registry, Options::default()))
 }
 

@@ -9,7 +9,7 @@
 use std::fmt::Write as _;
 
 use utter_compiler::snapshot::{self, Options};
-use utter_compiler::{ProjectFiles, Registry, check, lower};
+use utter_compiler::{Agent, OpenOptions, ProjectFiles, Registry};
 
 fn main() {
     divan::main();
@@ -84,13 +84,13 @@ fn heavy() -> ProjectFiles {
 }
 
 fn registry(files: &ProjectFiles) -> Registry {
-    lower(&check(files)).expect("a valid agent")
+    Agent::from_files(files.clone(), OpenOptions::default()).into_registry().1.expect("a valid agent")
 }
 
 #[divan::bench(args = ["int", "text"], sample_count = 5)]
 fn big_check(bencher: divan::Bencher, kind: &str) {
     let files = big(20_000, kind == "text", false);
-    bencher.bench(|| check(&files));
+    bencher.bench(|| Agent::from_files(files.clone(), OpenOptions::default()).into_checked());
 }
 
 #[divan::bench(args = ["int", "text"], sample_count = 5)]
@@ -120,7 +120,7 @@ fn big_diff_one_text(bencher: divan::Bencher, kind: &str) {
 #[divan::bench(sample_count = 5)]
 fn anchor_check(bencher: divan::Bencher) {
     let files = anchor();
-    bencher.bench(|| check(&files));
+    bencher.bench(|| Agent::from_files(files.clone(), OpenOptions::default()).into_checked());
 }
 
 #[divan::bench(sample_count = 5)]
@@ -132,5 +132,5 @@ fn anchor_snapshot(bencher: divan::Bencher) {
 #[divan::bench(sample_count = 5)]
 fn heavy_check(bencher: divan::Bencher) {
     let files = heavy();
-    bencher.bench(|| check(&files));
+    bencher.bench(|| Agent::from_files(files.clone(), OpenOptions::default()).into_checked());
 }

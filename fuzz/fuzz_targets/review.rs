@@ -10,7 +10,7 @@
 use libfuzzer_sys::fuzz_target;
 use utter_compiler::diagnostics::escape::unquote;
 use utter_compiler::snapshot::{self, Options};
-use utter_compiler::{ProjectFiles, Registry, check, lower};
+use utter_compiler::{Agent, OpenOptions, ProjectFiles, Registry};
 
 const PATHS: [&str; 5] = [
     "responses.yml",
@@ -27,7 +27,7 @@ fn registry(data: &[u8]) -> Option<Registry> {
             .zip(data.split(|&b| b == 0xFF))
             .map(|(p, b)| (p.to_string(), b.to_vec())),
     );
-    lower(&check(&files)).ok()
+    Agent::from_files(files.clone(), OpenOptions::default()).into_registry().1.ok()
 }
 
 fn review(registry: &Registry) {

@@ -7,7 +7,7 @@
 use std::path::{Component, Path, PathBuf};
 
 use libfuzzer_sys::fuzz_target;
-use utter_compiler::{ProjectFiles, check};
+use utter_compiler::{Agent, OpenOptions, ProjectFiles};
 
 /// Targets a symlink may point at: inside, outside, special files.
 const TARGETS: &[&str] = &["/dev/zero", "/etc/passwd", "/", "..", "../..", "skills", "responses.yml", "nowhere"];
@@ -87,7 +87,7 @@ fuzz_target!(|data: &[u8]| {
         for label in files.files.keys() {
             assert!(!label.contains('\n'), "{label:?}");
         }
-        let checked = check(&files);
+        let checked = Agent::from_files(files.clone(), OpenOptions::default()).into_checked();
         for finding in &checked.findings {
             assert!(!finding.message.contains("root:x:0:0"), "a file outside was read");
         }

@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use utter_build::{Builder, Strategy};
-use utter_compiler::{ProjectFiles, Severity, check};
+use utter_compiler::{Agent, OpenOptions, ProjectFiles, Severity};
 
 /// How many random agents are generated at test scale 1 (times
 /// `UTTER_TEST_SCALE`, see `utter_synth::test_scale`; `UTTER_AGENTS`
@@ -122,7 +122,7 @@ fn main() {
             std::fs::write(&path, text).expect("OUT_DIR is writable");
         }
         let files = ProjectFiles::read(&dir).expect("the agent folder reads");
-        let checked = check(&files);
+        let checked = Agent::from_files(files.clone(), OpenOptions::default()).into_checked();
         if checked.has_errors() {
             let codes: Vec<&str> = checked.errors().map(|f| f.code).collect();
             let _ = writeln!(rejected, "    ({seed}, &{codes:?}),");

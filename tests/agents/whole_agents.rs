@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use utter::{Context, SlotMemory, Value};
 use utter_agent_tests::{AGENTS, COMPILED, REJECTED, Run};
-use utter_compiler::{ProjectFiles, Registry, ResponseIndex, check, lower};
+use utter_compiler::{Agent, OpenOptions, ProjectFiles, Registry, ResponseIndex};
 use utter_synth::{Rng, random_agent, random_typed_value};
 
 /// Memories tried per compiled module, at test scale 1
@@ -24,7 +24,9 @@ fn registry(seed: u64) -> Registry {
             .iter()
             .map(|(p, t)| (p.clone(), t.clone().into_bytes())),
     );
-    lower(&check(&files))
+    Agent::from_files(files.clone(), OpenOptions::default())
+        .into_registry()
+        .1
         .unwrap_or_else(|e| panic!("agent {seed} compiled but does not lower: {e:?}"))
 }
 

@@ -7,7 +7,7 @@
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
-use utter_compiler::{ProjectFiles, check};
+use utter_compiler::{Agent, OpenOptions, ProjectFiles};
 
 fn median(mut runs: Vec<Duration>) -> Duration {
     runs.sort();
@@ -43,14 +43,14 @@ fn measure(name: &str, files: &ProjectFiles) {
     let checks: Vec<Duration> = (0..5)
         .map(|_| {
             let t = Instant::now();
-            let checked = check(files);
+            let checked = Agent::from_files(files.clone(), OpenOptions::default()).into_checked();
             assert!(!checked.has_errors());
             t.elapsed()
         })
         .collect();
-    let checked = check(files);
     // What the check's analysis reads: the lowered usable responses.
-    let registry = utter_compiler::lower_usable(&checked);
+    let (checked, registry) =
+        Agent::from_files(files.clone(), OpenOptions::default()).into_checked_and_usable();
     let analysis: Vec<Duration> = (0..5)
         .map(|_| {
             let t = Instant::now();

@@ -122,7 +122,7 @@ impl Agent {
             .dialect
             .unwrap_or_else(|| files.declared_dialect().unwrap_or_default());
         files.without_bundled_defaults = options.without_bundled_defaults;
-        let (checked, usable) = crate::check_and_lower(&files, cache);
+        let (checked, usable) = check_and_lower(&files, cache);
         let errors = checked.errors().cloned().collect();
         Agent {
             files,
@@ -192,6 +192,30 @@ impl Agent {
         };
         (self.checked, registry)
     }
+}
+
+/// Checks the whole project: every file and the merged registry, then the
+/// variants of each response together, for every response that is valid
+/// on its own and reads only valid entries (a broken response is not
+/// analysed: no cascades; an error elsewhere does not hide the analysis).
+/// The compiler's own tests ask it; everyone else opens an [`Agent`].
+#[cfg(test)]
+pub(crate) fn check(files: &ProjectFiles) -> Checked {
+    check_and_lower(files, &mut CheckCache::disabled()).0
+}
+
+/// [`check`], and the lowering of the usable responses the analysis read
+/// (the whole registry when the project has no errors). The pipeline in
+/// its order: validate, lower, analyse.
+pub(crate) fn check_and_lower(files: &ProjectFiles, cache: &mut CheckCache) -> (Checked, Registry) {
+    cache.begin(files);
+    let mut checked = crate::validate::validate(files, &mut cache.units);
+    let registry = crate::lower::lower_usable_with(&checked, &cache.units, &mut cache.lowered);
+    let mut found = crate::analysis::findings_with(&checked, &registry, &mut cache.verdicts);
+    checked.lints.apply(&mut found);
+    checked.findings.extend(found);
+    crate::diagnostics::sort_findings(&mut checked.findings);
+    (checked, registry)
 }
 
 #[cfg(test)]

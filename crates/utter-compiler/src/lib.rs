@@ -21,13 +21,16 @@
 //! What the CLI, the macro, `utter-build`, the facade's hot reload and the
 //! benchmarks use, and nothing else:
 //!
-//! - reading and checking: [`ProjectFiles::read`], [`check`] into
-//!   [`Checked`] (its [`Finding`]s, [`MergedResponse`]s, [`SourceFile`]s),
-//!   [`codes`] and [`diagnostics`] (rendering, [`diagnostics::escape`],
-//!   did-you-mean), [`bundled::Dialect`];
-//! - the registry: [`lower()`] into a [`Registry`] (its IR types in
-//!   [`lower`](mod@lower)), [`Registry::interpreter`], [`Interpreter`],
-//!   [`Registry::load_strict`] and [`RegistryError`];
+//! - the front door: [`Agent`] ([`Agent::open`] a folder, or
+//!   [`Agent::from_files`] built in memory, with [`OpenOptions`]; a
+//!   [`CheckCache`] for a check after an edit): its [`Checked`] project (its
+//!   [`Finding`]s, [`MergedResponse`]s, [`SourceFile`]s), its [`Registry`]
+//!   ([`Agent::registry`]: lowered once, by the check), [`codes`] and
+//!   [`diagnostics`] (rendering, [`diagnostics::escape`], did-you-mean),
+//!   [`bundled::Dialect`];
+//! - the registry's IR types in [`lower`](mod@lower),
+//!   [`Registry::interpreter`], [`Interpreter`], [`Registry::load_strict`]
+//!   and [`RegistryError`];
 //! - code generation: [`codegen`] (`generate*`, `expand*`,
 //!   `include_responses`, `pretty`, [`codegen::Strategy`],
 //!   [`codegen::Origin`], and [`codegen::reload`]'s fingerprints);
@@ -71,29 +74,9 @@ pub use agent::{Agent, CheckCache, Options as OpenOptions};
 pub use diagnostics::{Finding, Severity, SourceFile, codes};
 pub use interpret::Interpreter;
 pub use load::project::{ProjectFiles, ReadError};
-pub use lower::{Registry, ResponseIndex, lower, lower_usable, usable_responses};
+pub use lower::{Registry, ResponseIndex};
 pub use strict::RegistryError;
 pub use unicode::is_deceptive;
 pub use validate::{Checked, MergedResponse, Scope};
-
-/// Checks the whole project: every file and the merged registry, then the
-/// variants of each response together, for every response that is valid
-/// on its own and reads only valid entries (a broken response is not
-/// analysed: no cascades; an error elsewhere does not hide the analysis).
-pub fn check(files: &ProjectFiles) -> Checked {
-    check_and_lower(files, &mut CheckCache::disabled()).0
-}
-
-/// [`check`], and the lowering of the usable responses the analysis read
-/// (the whole registry when the project has no errors). The pipeline in
-/// its order: validate, lower, analyse.
-pub(crate) fn check_and_lower(files: &ProjectFiles, cache: &mut CheckCache) -> (Checked, Registry) {
-    cache.begin(files);
-    let mut checked = validate::validate(files, &mut cache.units);
-    let registry = lower::lower_usable_with(&checked, &cache.units, &mut cache.lowered);
-    let mut found = analysis::findings_with(&checked, &registry, &mut cache.verdicts);
-    checked.lints.apply(&mut found);
-    checked.findings.extend(found);
-    diagnostics::sort_findings(&mut checked.findings);
-    (checked, registry)
-}
+#[cfg(test)]
+pub(crate) use {agent::check, lower::lower};

@@ -9,7 +9,6 @@ use utter::{Entry, EntryType, Piece, StepKind};
 
 use crate::bundled;
 use crate::condition::{self, Expr, MemoryRef};
-use crate::diagnostics::Finding;
 use crate::load::memory::MemoryDecl;
 use crate::load::responses::ConditionField;
 use crate::load::skill_md::{NameRef, RefKind};
@@ -305,18 +304,12 @@ pub fn usable_responses(checked: &Checked) -> std::collections::BTreeSet<String>
 }
 
 /// Lowers a checked project; its error findings if it has any.
-pub fn lower(checked: &Checked) -> Result<Registry, Vec<Finding>> {
+#[cfg(test)]
+pub(crate) fn lower(checked: &Checked) -> Result<Registry, Vec<crate::Finding>> {
     if checked.has_errors() {
         return Err(checked.errors().cloned().collect());
     }
     Ok(lower_only(checked, |_| true, None))
-}
-
-/// Lowers the [`usable_responses`] of a project, whatever errors it has
-/// elsewhere: for analysing and explaining what can be.
-pub fn lower_usable(checked: &Checked) -> Registry {
-    let usable = usable_responses(checked);
-    lower_only(checked, |name| usable.contains(name), None)
 }
 
 /// Lowered responses kept from check to check, by the outcome id of their
