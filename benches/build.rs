@@ -101,7 +101,9 @@ fn generate_as(out: &Path, name: &str, files: &[(String, String)], strategy: cod
             .iter()
             .map(|(p, t)| (p.clone(), t.clone().into_bytes())),
     );
-    let registry = Agent::from_files(project.clone(), OpenOptions::default()).into_registry().1
+    let registry = Agent::from_files(project.clone(), OpenOptions::default())
+        .into_registry()
+        .1
         .unwrap_or_else(|e| panic!("agent {name} is invalid: {:?}", e[0].one_line()));
     std::fs::write(
         out.join(format!("gen_{name}.rs")),

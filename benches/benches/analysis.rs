@@ -84,7 +84,10 @@ fn heavy() -> ProjectFiles {
 }
 
 fn registry(files: &ProjectFiles) -> Registry {
-    Agent::from_files(files.clone(), OpenOptions::default()).into_registry().1.expect("a valid agent")
+    Agent::from_files(files.clone(), OpenOptions::default())
+        .into_registry()
+        .1
+        .expect("a valid agent")
 }
 
 #[divan::bench(args = ["int", "text"], sample_count = 5)]

@@ -16,14 +16,28 @@ const PATHS: [&str; 5] = [
 ];
 
 fuzz_target!(|data: &[u8]| {
-    let files = ProjectFiles::from_files(PATHS.iter().zip(data.split(|&b| b == 0xFF)).map(|(p, b)| (p.to_string(), b.to_vec())));
-    let (checked, lowered) = Agent::from_files(files.clone(), OpenOptions::default()).into_registry();
+    let files = ProjectFiles::from_files(
+        PATHS
+            .iter()
+            .zip(data.split(|&b| b == 0xFF))
+            .map(|(p, b)| (p.to_string(), b.to_vec())),
+    );
+    let (checked, lowered) =
+        Agent::from_files(files.clone(), OpenOptions::default()).into_registry();
     for f in &checked.findings {
         if let Some(source) = checked.source(&f.file) {
-            assert!(f.span.start <= f.span.end && f.span.end <= source.text.len(), "{f:?}");
+            assert!(
+                f.span.start <= f.span.end && f.span.end <= source.text.len(),
+                "{f:?}"
+            );
         }
     }
-    assert_eq!(Agent::from_files(files.clone(), OpenOptions::default()).into_checked().findings, checked.findings);
+    assert_eq!(
+        Agent::from_files(files.clone(), OpenOptions::default())
+            .into_checked()
+            .findings,
+        checked.findings
+    );
     if let Ok(registry) = lowered {
         let memory = utter::MapMemory::new();
         let interpreter = registry.interpreter();

@@ -27,7 +27,10 @@ fn registry(data: &[u8]) -> Option<Registry> {
             .zip(data.split(|&b| b == 0xFF))
             .map(|(p, b)| (p.to_string(), b.to_vec())),
     );
-    Agent::from_files(files.clone(), OpenOptions::default()).into_registry().1.ok()
+    Agent::from_files(files.clone(), OpenOptions::default())
+        .into_registry()
+        .1
+        .ok()
 }
 
 fn review(registry: &Registry) {

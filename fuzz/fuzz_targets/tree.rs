@@ -10,8 +10,28 @@ use libfuzzer_sys::fuzz_target;
 use utter_compiler::{Agent, OpenOptions, ProjectFiles};
 
 /// Targets a symlink may point at: inside, outside, special files.
-const TARGETS: &[&str] = &["/dev/zero", "/etc/passwd", "/", "..", "../..", "skills", "responses.yml", "nowhere"];
-const NAMES: &[&str] = &["responses.yml", "memory.yml", "skill.md", "skills", "s", "_x", ".h", "a\nb", "cargo::x=1", "é"];
+const TARGETS: &[&str] = &[
+    "/dev/zero",
+    "/etc/passwd",
+    "/",
+    "..",
+    "../..",
+    "skills",
+    "responses.yml",
+    "nowhere",
+];
+const NAMES: &[&str] = &[
+    "responses.yml",
+    "memory.yml",
+    "skill.md",
+    "skills",
+    "s",
+    "_x",
+    ".h",
+    "a\nb",
+    "cargo::x=1",
+    "é",
+];
 
 /// A relative path built from the input, never leaving the tree.
 fn path_of(bytes: &[u8]) -> PathBuf {
@@ -30,7 +50,9 @@ fn path_of(bytes: &[u8]) -> PathBuf {
 /// component is anything but a folder.
 fn make_parents(root: &Path, rel: &Path) -> bool {
     let mut at = root.to_path_buf();
-    let Some(parent) = rel.parent() else { return true };
+    let Some(parent) = rel.parent() else {
+        return true;
+    };
     for component in parent.components() {
         at.push(component);
         match std::fs::symlink_metadata(&at) {
@@ -73,7 +95,10 @@ fn build(root: &Path, data: &[u8]) {
                 TARGETS[content.first().copied().unwrap_or(0) as usize % TARGETS.len()],
                 &path,
             ),
-            _ => std::process::Command::new("mkfifo").arg(&path).status().map(|_| ()),
+            _ => std::process::Command::new("mkfifo")
+                .arg(&path)
+                .status()
+                .map(|_| ()),
         };
     }
 }
@@ -89,11 +114,18 @@ fuzz_target!(|data: &[u8]| {
         }
         let checked = Agent::from_files(files.clone(), OpenOptions::default()).into_checked();
         for finding in &checked.findings {
-            assert!(!finding.message.contains("root:x:0:0"), "a file outside was read");
+            assert!(
+                !finding.message.contains("root:x:0:0"),
+                "a file outside was read"
+            );
         }
     }
     let mut directives = Vec::new();
-    let _ = utter_build::Builder::new("agent").compile_paths(&root, &root.join("out.rs"), &mut directives);
+    let _ = utter_build::Builder::new("agent").compile_paths(
+        &root,
+        &root.join("out.rs"),
+        &mut directives,
+    );
     for line in String::from_utf8_lossy(&directives).lines() {
         assert!(
             line.starts_with("cargo::rerun-if-changed=")
