@@ -1,7 +1,11 @@
 """Keystroke to diagnostics in `utter lsp` (issue 48), at several project sizes.
 
    python3 benches/lsp_latency.py UTTER [N ...]      (default N: 100 1000 3000)
+   python3 benches/lsp_latency.py --one-file UTTER [N ...]
    python3 benches/lsp_latency.py --write DIR N      (only write the agent of N responses)
+
+With `--one-file`, every response is in the root responses.yml (as many Rasa agents keep
+them), and the edits are to the response in the middle of it.
 
 The agent of N responses: 30 skills (N/30 responses each, in responses.yml), a memory.yml
 per skill and a skill.md referencing two of its responses, and project memory; a third of
@@ -15,9 +19,34 @@ percentile.
 import json, os, statistics, subprocess, sys, tempfile, time
 
 SKILLS = 30
+ONE_FILE = False
+
+
+def write_one_file(root, n):
+    """Every response in the root responses.yml; the same shapes."""
+    os.makedirs(root, exist_ok=True)
+    with open(os.path.join(root, "memory.yml"), "w") as f:
+        f.write("customer_name:\n  type: text\nauthenticated:\n  type: bool\n"
+                "reason:\n  type: categorical\n  enum_values: [lost, stolen, damaged]\n"
+                "count:\n  type: int\nfee:\n  type: float\n")
+    lines = ["responses:\n"]
+    for i in range(n):
+        lines.append(f"  utter_r{i}:\n")
+        if i % 3 == 0:
+            lines.append(f"    - text: The fee is {{fee}} for a {{reason}} card.\n"
+                         f"      condition: session.project.reason == \"lost\" and session.project.count > {i}\n")
+            lines.append(f"    - text: Hello {{customer_name}}, case {i}.\n"
+                         f"      condition: session.project.authenticated\n")
+        lines.append(f"    - text: Response {i} of the agent.\n")
+    path = os.path.join(root, "responses.yml")
+    with open(path, "w") as f:
+        f.write("".join(lines))
+    return path
 
 
 def write_agent(root, n):
+    if ONE_FILE:
+        return write_one_file(root, n)
     os.makedirs(root, exist_ok=True)
     with open(os.path.join(root, "memory.yml"), "w") as f:
         f.write("customer_name:\n  type: text\nauthenticated:\n  type: bool\n")
@@ -83,8 +112,13 @@ def measure(utter, n):
     send({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}})
     wait()
     times = []
-    text_at = text.index("Response 1 of skill")
-    cond_at = text.index("count > ") + len("count > ")
+    if ONE_FILE:
+        middle = (n // 2) // 3 * 3
+        text_at = text.index(f"Response {middle} of the agent")
+        cond_at = text.index(f"count > {middle}\n") + len("count > ")
+    else:
+        text_at = text.index("Response 1 of skill")
+        cond_at = text.index("count > ") + len("count > ")
     for v in range(2, 42):
         at = text_at if v < 22 else cond_at
         # Type a digit, then delete it: every other version is the original.
@@ -106,7 +140,11 @@ if __name__ == "__main__":
     if sys.argv[1] == "--write":
         print(write_agent(sys.argv[2], int(sys.argv[3])))
         sys.exit(0)
-    utter = sys.argv[1]
-    for n in [int(a) for a in sys.argv[2:]] or [100, 1000, 3000]:
+    args = sys.argv[1:]
+    if args[0] == "--one-file":
+        ONE_FILE = True
+        args = args[1:]
+    utter = args[0]
+    for n in [int(a) for a in args[1:]] or [100, 1000, 3000]:
         median, p90 = measure(utter, n)
         print(f"{n} responses: keystroke to diagnostics median {median:.1f} ms, p90 {p90:.1f} ms")
