@@ -146,12 +146,15 @@ impl Comparisons {
     }
 
     /// The values standing for every value entry `id` of type `ty` (with
-    /// `values` for a categorical) can hold, unset excluded.
+    /// `values` for a categorical) can hold, unset excluded. A text entry's
+    /// values include `word` (its name): an example that fills it with a
+    /// value its conditions do not fix reads `Hello ⟨customer_name⟩`.
     pub fn candidates(
         &mut self,
         id: usize,
         ty: EntryType,
         values: &[String],
+        word: &str,
     ) -> Result<Vec<Value>, Unbounded> {
         let root = self.root(id);
         let cuts = &self.cuts[root];
@@ -189,8 +192,8 @@ impl Comparisons {
                 out.into_iter().map(Value::Float).collect()
             }
             EntryType::Text => {
-                let mut out = texts(&cuts.texts, k);
-                out.sort_by_key(|t| (!cuts.texts.contains(t), t != "text", t.contains('\u{0}')));
+                let mut out = texts(&cuts.texts, k, word);
+                out.sort_by_key(|t| (!cuts.texts.contains(t), t != word, t.contains('\u{0}')));
                 out.into_iter().map(Value::from).collect()
             }
             EntryType::Any | EntryType::Json | EntryType::List => {
@@ -352,10 +355,12 @@ fn floats(points: &[f64], k: usize) -> Vec<f64> {
     out
 }
 
-/// Every cut, `""` (falsy, below all), `"text"` (a witness reads best with
-/// a word), and the `k` smallest texts above each cut that lie below the
-/// next (`cut + "\0"`, `cut + "\0\0"`, ...: exactly the texts next to it).
-fn texts(cuts: &BTreeSet<String>, k: usize) -> Vec<String> {
+/// Every cut, `""` (falsy, below all), `word` (a witness reads best with a
+/// word: the entry's name), and the `k` smallest texts above each cut that
+/// lie below the next (`cut + "\0"`, `cut + "\0\0"`, ...: exactly the
+/// texts next to it). `word` only adds a value: the others already stand
+/// for every class of texts, so no claim rests on it.
+fn texts(cuts: &BTreeSet<String>, k: usize, word: &str) -> Vec<String> {
     let mut points: BTreeSet<String> = cuts.iter().cloned().collect();
     points.insert(String::new());
     let sorted: Vec<&String> = points.iter().collect();
@@ -373,7 +378,7 @@ fn texts(cuts: &BTreeSet<String>, k: usize) -> Vec<String> {
             out.insert(above.clone());
         }
     }
-    out.insert("text".to_owned());
+    out.insert(word.to_owned());
     out.into_iter().collect()
 }
 
@@ -403,7 +408,7 @@ pub(super) fn read_domains(
     let mut domains: Vec<(usize, Vec<Value>)> = Vec::new();
     for &id in &read {
         let e = &subject.entries[id];
-        match comparisons.candidates(id, e.ty, &e.values) {
+        match comparisons.candidates(id, e.ty, &e.values, &e.name) {
             Ok(values) if !values.is_empty() => domains.push((id, values)),
             Ok(_) => {}
             Err(Unbounded(why)) => {
@@ -446,7 +451,7 @@ mod tests {
     #[test]
     fn texts_are_cut_at_each_literal() {
         let cuts = BTreeSet::from(["b".to_owned(), "b\u{0}".to_owned()]);
-        let t = texts(&cuts, 1);
+        let t = texts(&cuts, 1, "name");
         assert!(t.contains(&String::new()) && t.contains(&"b".to_owned()));
         // Nothing fits between `b` and `b\0`: no text is made up there.
         assert_eq!(t.iter().filter(|s| s.starts_with('b')).count(), 3);
@@ -456,7 +461,7 @@ mod tests {
         );
         // Four entries compared with each other: four texts above "".
         assert_eq!(
-            texts(&BTreeSet::new(), 4)
+            texts(&BTreeSet::new(), 4, "name")
                 .iter()
                 .filter(|s| s.starts_with('\u{0}'))
                 .count(),

@@ -173,8 +173,80 @@ pub fn example(
     view: Option<&str>,
     witness: &Witness,
 ) -> Vec<ExamplePiece> {
+    let state = named_state(registry, witness);
+    pieces_under(registry, response, variant, view, &state)
+}
+
+/// [`example`], reading naturally: each placeholder entry that the
+/// witness leaves unset and no condition of the response reads (so the
+/// same variant is delivered) gets a sample value: a text entry its name
+/// (`Hello ⟨customer_name⟩`), a categorical entry its first declared
+/// value, an int 2, a float 2.5 (as the agent writes it), a bool `True`.
+/// What stays unset (a list, an entry the view cannot read) shows so.
+pub fn natural_example(
+    registry: &Registry,
+    response: usize,
+    variant: usize,
+    view: Option<&str>,
+    witness: &Witness,
+) -> Vec<ExamplePiece> {
+    let r = &registry.responses[response];
+    let conditions_read: std::collections::BTreeSet<usize> = r
+        .variants
+        .iter()
+        .filter_map(|v| v.condition.as_ref())
+        .flat_map(|c| c.refs().into_iter().copied())
+        .collect();
+    let mut samples: Vec<(usize, utter::Value)> = Vec::new();
+    for piece in &r.variants[variant].pieces {
+        let ids: &[usize] = match piece {
+            utter::Piece::Session { entry, .. } => std::slice::from_ref(entry),
+            utter::Piece::Bare { candidates, .. } => candidates,
+            utter::Piece::Text(_) => &[],
+        };
+        for &id in ids {
+            let set =
+                witness.0.iter().any(|(w, _)| *w == id) || samples.iter().any(|(s, _)| *s == id);
+            if !set
+                && !conditions_read.contains(&id)
+                && let Some(value) = sample(&registry.entries[id])
+            {
+                samples.push((id, value));
+            }
+        }
+    }
+    let mut state = named_state(registry, witness);
+    for (id, value) in &samples {
+        let e = &registry.entries[*id];
+        state.push((e.namespace.as_str(), e.name.as_str(), value));
+    }
+    pieces_under(registry, response, variant, view, &state)
+}
+
+/// A value of `entry` that reads naturally in an example.
+fn sample(entry: &utter::Entry<String, Vec<String>>) -> Option<utter::Value> {
+    use utter::{EntryType, Value};
+    Some(match entry.ty {
+        EntryType::Text | EntryType::Any | EntryType::Json => Value::from(entry.name.as_str()),
+        EntryType::Categorical => Value::from(entry.values.first()?.as_str()),
+        EntryType::Int => Value::Int(2),
+        EntryType::Float => Value::Float(2.5),
+        EntryType::Bool => Value::Bool(true),
+        EntryType::List => return None,
+    })
+}
+
+/// The pieces of variant `variant` of response number `response` in
+/// `view` with memory holding `state`.
+fn pieces_under(
+    registry: &Registry,
+    response: usize,
+    variant: usize,
+    view: Option<&str>,
+    state: &[(&str, &str, &utter::Value)],
+) -> Vec<ExamplePiece> {
     let pieces = &registry.responses[response].variants[variant].pieces;
-    with_state(registry, view, &named_state(registry, witness), |ctx| {
+    with_state(registry, view, state, |ctx| {
         pieces
             .iter()
             .map(|piece| match piece {
@@ -220,4 +292,46 @@ pub fn example_line(pieces: &[ExamplePiece]) -> String {
         }
     }
     quote(&text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An example reads naturally (a text entry by its name, a categorical
+    /// by a declared value, a number), never fills an entry a condition
+    /// reads (a witness that leaves `x` unset for `x == None` keeps it so),
+    /// and the delivered text stays the witness's exact delivery.
+    #[test]
+    fn examples_fill_what_no_condition_reads_with_values_that_read_naturally() {
+        let files = crate::ProjectFiles::from_files([
+            (
+                "memory.yml",
+                "passenger: {type: text}\nseat: {type: categorical, enum_values: [aisle, window]}\nbags: {type: int}\nx: {type: text}\n",
+            ),
+            (
+                "responses.yml",
+                "responses:\n  utter_r:\n    - text: \"{passenger}, seat {seat}, {bags} bags, x {x}\"\n      condition: session.project.x == None\n    - text: \"x is {x}\"\n",
+            ),
+        ]);
+        let registry = crate::lower(&crate::check(&files)).unwrap();
+        let views = super::super::responses(&registry, super::super::Options::default());
+        let variant = &views[0].variants[0];
+        let line = example_line(variant.example.as_ref().unwrap());
+        assert_eq!(
+            line, "\"⟨passenger⟩, seat ⟨aisle⟩, ⟨2⟩ bags, x ⟨unset {x}⟩\"",
+            "{line}"
+        );
+        // The text the witness (nothing set) delivers, as it is.
+        assert_eq!(
+            variant.text.as_deref(),
+            Some("{passenger}, seat {seat}, {bags} bags, x {x}")
+        );
+        // The default: `x` set by its witness (its own name, not a made-up word).
+        let default = &views[0].variants[1];
+        assert_eq!(
+            example_line(default.example.as_ref().unwrap()),
+            "\"x is ⟨x⟩\""
+        );
+    }
 }

@@ -28,6 +28,7 @@ use crate::diagnostics::escape::{escape, quote};
 use crate::lower::Registry;
 pub use deliver::{
     Encoded, ExamplePiece, deliver_state, deliver_witness, example, example_line, example_text,
+    natural_example,
 };
 
 /// The first lines of every snapshot.
@@ -215,9 +216,15 @@ fn view_with(
                 ),
                 Verdict::Undecided(why) => ("undecided", Some(why.clone()), None),
             };
+            // The text a witness delivers, exactly; the example that
+            // reviewers read, with sample values where it leaves
+            // placeholders unset.
+            let delivered = witness
+                .as_ref()
+                .map(|w| example_text(&example(registry, index, i, view, w)));
             let example = witness
                 .as_ref()
-                .map(|w| example(registry, index, i, view, w));
+                .map(|w| natural_example(registry, index, i, view, w));
             VariantView {
                 index: i,
                 wording: variant.wording,
@@ -227,7 +234,7 @@ fn view_with(
                 rephrase: variant.rephrase,
                 kind,
                 reason,
-                text: example.as_ref().map(|pieces| example_text(pieces)),
+                text: delivered,
                 example,
                 witness_shown: witness
                     .as_ref()
