@@ -22,25 +22,35 @@ SKILLS = 30
 ONE_FILE = False
 
 
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def response_lines(name, i, namespace, fee, whose):
+    """One response: a third of them with two conditioned variants."""
+    lines = [f"  {name}:\n"]
+    if i % 3 == 0:
+        lines.append(f"    - text: The fee is {fee} for a {{reason}} card.\n"
+                     f"      condition: session.{namespace}.reason == \"lost\" and session.{namespace}.count > {i}\n")
+        lines.append(f"    - text: Hello {{customer_name}}, case {i}.\n"
+                     f"      condition: session.project.authenticated\n")
+    lines.append(f"    - text: Response {i} {whose}.\n")
+    return lines
+
+
 def write_one_file(root, n):
     """Every response in the root responses.yml; the same shapes."""
-    os.makedirs(root, exist_ok=True)
-    with open(os.path.join(root, "memory.yml"), "w") as f:
-        f.write("customer_name:\n  type: text\nauthenticated:\n  type: bool\n"
-                "reason:\n  type: categorical\n  enum_values: [lost, stolen, damaged]\n"
-                "count:\n  type: int\nfee:\n  type: float\n")
+    write(os.path.join(root, "memory.yml"),
+          "customer_name:\n  type: text\nauthenticated:\n  type: bool\n"
+          "reason:\n  type: categorical\n  enum_values: [lost, stolen, damaged]\n"
+          "count:\n  type: int\nfee:\n  type: float\n")
     lines = ["responses:\n"]
     for i in range(n):
-        lines.append(f"  utter_r{i}:\n")
-        if i % 3 == 0:
-            lines.append(f"    - text: The fee is {{fee}} for a {{reason}} card.\n"
-                         f"      condition: session.project.reason == \"lost\" and session.project.count > {i}\n")
-            lines.append(f"    - text: Hello {{customer_name}}, case {i}.\n"
-                         f"      condition: session.project.authenticated\n")
-        lines.append(f"    - text: Response {i} of the agent.\n")
+        lines += response_lines(f"utter_r{i}", i, "project", "{fee}", "of the agent")
     path = os.path.join(root, "responses.yml")
-    with open(path, "w") as f:
-        f.write("".join(lines))
+    write(path, "".join(lines))
     return path
 
 
@@ -64,13 +74,7 @@ def write_agent(root, n):
         for i in range(per if s < SKILLS - 1 else n - r):
             name = f"utter_s{s}_r{i}"
             names.append(name)
-            lines.append(f"  {name}:\n")
-            if i % 3 == 0:
-                lines.append(f"    - text: The fee is {{session.skill{s}.fee}} for a {{reason}} card.\n"
-                             f"      condition: session.skill{s}.reason == \"lost\" and session.skill{s}.count > {i}\n")
-                lines.append(f"    - text: Hello {{customer_name}}, case {i}.\n"
-                             f"      condition: session.project.authenticated\n")
-            lines.append(f"    - text: Response {i} of skill {s}.\n")
+            lines += response_lines(name, i, f"skill{s}", f"{{session.skill{s}.fee}}", f"of skill {s}")
         r += len(names)
         with open(os.path.join(d, "responses.yml"), "w") as f:
             f.write("".join(lines))

@@ -163,33 +163,34 @@ pub enum ExamplePiece {
     Unset(String),
 }
 
-/// The text variant `variant` of response number `response` delivers
-/// under `witness`, piece by piece, so that a reviewer tells the wording
-/// from the sample values filled into it.
-pub fn example(
-    registry: &Registry,
-    response: usize,
-    variant: usize,
-    view: Option<&str>,
-    witness: &Witness,
-) -> Vec<ExamplePiece> {
-    let state = named_state(registry, witness);
-    pieces_under(registry, response, variant, view, &state)
+/// How an example fills the placeholders a witness leaves unset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Filling {
+    /// As the witness leaves them: the text that memory delivers exactly.
+    AsWitnessed,
+    /// Reading naturally: each placeholder entry the witness leaves unset
+    /// and no condition of the response reads (so the same variant is
+    /// delivered) gets a sample value: a text entry its name (`Hello
+    /// ⟨customer_name⟩`), a categorical entry its first declared value, an
+    /// int 2, a float 2.5 (as the agent writes it), a bool `True`. What
+    /// stays unset (a list, an entry the view cannot read) shows so.
+    Natural,
 }
 
-/// [`example`], reading naturally: each placeholder entry that the
-/// witness leaves unset and no condition of the response reads (so the
-/// same variant is delivered) gets a sample value: a text entry its name
-/// (`Hello ⟨customer_name⟩`), a categorical entry its first declared
-/// value, an int 2, a float 2.5 (as the agent writes it), a bool `True`.
-/// What stays unset (a list, an entry the view cannot read) shows so.
-pub fn natural_example(
+/// The text variant `variant` of response number `response` delivers
+/// under `witness` (with samples, as `filling` says), piece by piece, so
+/// that a reviewer tells the wording from the values filled into it.
+pub fn example(
     registry: &Registry,
-    response: usize,
-    variant: usize,
+    (response, variant): (usize, usize),
     view: Option<&str>,
     witness: &Witness,
+    filling: Filling,
 ) -> Vec<ExamplePiece> {
+    let mut state = named_state(registry, witness);
+    if filling == Filling::AsWitnessed {
+        return pieces_under(registry, response, variant, view, &state);
+    }
     let r = &registry.responses[response];
     let conditions_read: std::collections::BTreeSet<usize> = r
         .variants
@@ -215,7 +216,6 @@ pub fn natural_example(
             }
         }
     }
-    let mut state = named_state(registry, witness);
     for (id, value) in &samples {
         let e = &registry.entries[*id];
         state.push((e.namespace.as_str(), e.name.as_str(), value));

@@ -27,8 +27,8 @@ use crate::analysis::{self, Verdict, Why, Witness, describe_witness};
 use crate::diagnostics::escape::{escape, quote};
 use crate::lower::Registry;
 pub use deliver::{
-    Encoded, ExamplePiece, deliver_state, deliver_witness, example, example_line, example_text,
-    natural_example,
+    Encoded, ExamplePiece, Filling, deliver_state, deliver_witness, example, example_line,
+    example_text,
 };
 
 /// The first lines of every snapshot.
@@ -219,12 +219,13 @@ fn view_with(
             // The text a witness delivers, exactly; the example that
             // reviewers read, with sample values where it leaves
             // placeholders unset.
+            let at = (index, i);
             let delivered = witness
                 .as_ref()
-                .map(|w| example_text(&example(registry, index, i, view, w)));
+                .map(|w| example_text(&example(registry, at, view, w, Filling::AsWitnessed)));
             let example = witness
                 .as_ref()
-                .map(|w| natural_example(registry, index, i, view, w));
+                .map(|w| example(registry, at, view, w, Filling::Natural));
             VariantView {
                 index: i,
                 wording: variant.wording,
