@@ -105,6 +105,26 @@ pub fn typed_deliver<const OPAQUE: bool>(case: &str, name: &str, iterations: usi
     sum
 }
 
+/// [`typed_deliver`] with the view made once and opaque on every
+/// iteration (`black_box(&view)`), as a caller that keeps a view has it.
+#[inline(never)]
+pub fn typed_deliver_view(case: &str, name: &str, iterations: usize) -> usize {
+    let memory = typed_memory();
+    let response = typed_response(case);
+    let view = memory.view(generated::typed::Skill::Bench);
+    let mut sum = 0;
+    for _ in 0..iterations {
+        let view = black_box(&view);
+        sum += match black_box(response) {
+            Some(r) => view.deliver(r).text.len(),
+            None => generated::typed::deliver_name(black_box(name), &view.context())
+                .text
+                .len(),
+        };
+    }
+    sum
+}
+
 #[inline(never)]
 pub fn typed_render<const OPAQUE: bool>(case: &str, name: &str, iterations: usize) -> usize {
     let memory = typed_memory();

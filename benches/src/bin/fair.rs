@@ -10,6 +10,7 @@
 //!
 //! `fair PATH CASE ITERATIONS`, PATH one of `hand_deliver`, `hand_render`
 //! (into a `String`), `hand_write` (piece by piece into a `fmt::Write`), `typed_deliver`,
+//! `typed_deliver_view` (the view made once, `black_box(&view)` on every iteration),
 //! `typed_render` (`push_to` a `String`), `typed_write_to` (`write_to` a
 //! `fmt::Write`), `compact_deliver`, `interpreter`. `fair.sh` counts each
 //! with callgrind.
@@ -38,6 +39,7 @@ fn main() {
         "hand_render" => paths::hand_render(case, name, iterations),
         "hand_write" => paths::hand_write(case, name, iterations),
         "typed_deliver" => paths::typed_deliver::<true>(case, name, iterations),
+        "typed_deliver_view" => paths::typed_deliver_view(case, name, iterations),
         "typed_render" => paths::typed_render::<true>(case, name, iterations),
         "typed_write_to" => paths::typed_write_to::<true>(case, name, iterations),
         "compact_deliver" => paths::compact_deliver::<true>(case, name, iterations),
