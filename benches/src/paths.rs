@@ -107,6 +107,8 @@ pub fn typed_deliver<const OPAQUE: bool>(case: &str, name: &str, iterations: usi
 
 /// [`typed_deliver`] with the view made once and opaque on every
 /// iteration (`black_box(&view)`), as a caller that keeps a view has it.
+/// Only the fair harness asks it (`instructions` includes this file too).
+#[allow(dead_code)]
 #[inline(never)]
 pub fn typed_deliver_view(case: &str, name: &str, iterations: usize) -> usize {
     let memory = typed_memory();
