@@ -411,3 +411,90 @@ fn workflow_commands_have_one_writer() {
         .collect();
     assert_eq!(writers, ["output.rs"], "files that write workflow commands");
 }
+
+/// The functions of the library sources (tests aside) with their length in
+/// lines, from `fn` to the closing brace at its indentation (the sources
+/// are rustfmt-formatted).
+fn function_lengths() -> Vec<(String, usize)> {
+    let mut files = Vec::new();
+    for src in CRATES.iter().chain(&["build-support/utter-build/src"]) {
+        rust_files(&workspace().join(src), &mut files);
+    }
+    let mut out = Vec::new();
+    for file in files.iter().filter(|f| !f.ends_with("tests.rs")) {
+        let text = std::fs::read_to_string(file).unwrap();
+        // Test modules are at the end of a file: cut there.
+        let code = text.split("#[cfg(test)]\nmod tests").next().unwrap_or("");
+        let lines: Vec<&str> = code.lines().collect();
+        for (at, line) in lines.iter().enumerate() {
+            let trimmed = line.trim_start();
+            let indent = &line[..line.len() - trimmed.len()];
+            let is_fn = [
+                "fn ",
+                "pub fn ",
+                "pub(crate) fn ",
+                "pub(super) fn ",
+                "const fn ",
+            ]
+            .iter()
+            .any(|start| trimmed.starts_with(start));
+            if !is_fn || trimmed.ends_with(';') {
+                continue;
+            }
+            let end = lines[at..]
+                .iter()
+                .position(|l| *l == format!("{indent}}}"))
+                .unwrap_or(0);
+            let name = trimmed
+                .split("fn ")
+                .nth(1)
+                .unwrap_or("")
+                .split(['(', '<'])
+                .next()
+                .unwrap_or("");
+            out.push((format!("{}:{}", file.display(), name), end + 1));
+        }
+    }
+    out
+}
+
+/// Size by meaning: no function over 120 lines, but a code template (its
+/// first lines say so) and the ones below, each at most as long as it is
+/// today, until it is split (issue 56): a function may shrink, none grows,
+/// and no new one joins them.
+#[test]
+fn functions_stay_short() {
+    const LIMIT: usize = 120;
+    const TO_SPLIT: &[(&str, usize)] = &[
+        ("analysis/mod.rs:analyse_subject", 197),
+        ("analysis/findings.rs:findings_with", 184),
+        ("validate/responses.rs:validate_response", 181),
+        ("validate/skill_md.rs:check_skill_doc", 154),
+        ("load/responses.rs:walk_variant", 148),
+        ("lower.rs:lower_only", 137),
+        ("validate/responses.rs:check_placeholders", 126),
+        ("condition/lexer.rs:tokenize", 126),
+    ];
+    const TEMPLATES: &[&str] = &[
+        "codegen/memory.rs:typed_memory",
+        "codegen/lookup.rs:common_items",
+    ];
+    let mut long = Vec::new();
+    for (function, lines) in function_lengths() {
+        if lines <= LIMIT || TEMPLATES.iter().any(|t| function.ends_with(t)) {
+            continue;
+        }
+        match TO_SPLIT.iter().find(|(name, _)| function.ends_with(name)) {
+            Some(&(_, ceiling)) if lines <= ceiling => {}
+            _ => long.push(format!("{function}: {lines} lines")),
+        }
+    }
+    assert!(long.is_empty(), "functions over {LIMIT} lines: {long:#?}");
+    // The measure finds what it should: the longest template is long.
+    assert!(
+        function_lengths()
+            .iter()
+            .any(|(f, n)| f.ends_with("codegen/memory.rs:typed_memory") && *n > LIMIT),
+        "the function lengths are read"
+    );
+}

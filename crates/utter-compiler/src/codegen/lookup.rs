@@ -52,6 +52,8 @@ fn name_lookup(
 /// the tables they read, items of the compiled module.
 /// `bundled[i]`: whether `names[i]` comes from the bundled defaults (packaged
 /// system responses and default skills) rather than the project.
+/// A code template: most of its lines are the generated items, read best
+/// whole (tests/architecture.rs, `functions_stay_short`).
 pub fn common_items(
     names: &[String],
     docs: &[Vec<String>],

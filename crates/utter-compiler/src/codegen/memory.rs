@@ -231,6 +231,8 @@ fn categorical_enum(decl: &MemoryDecl, name: &str, variants: &[String]) -> Token
 
 /// `Memory`, its namespace structs, the categorical enums and `View`.
 /// `decls` are sorted by namespace, then name (their index is the entry id).
+/// A code template: most of its lines are the generated items, read best
+/// whole (tests/architecture.rs, `functions_stay_short`).
 pub fn typed_memory(decls: &[MemoryDecl]) -> TokenStream {
     let names = typed_names(decls);
     if !names.collisions.is_empty() {
