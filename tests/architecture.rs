@@ -473,7 +473,6 @@ fn functions_stay_short() {
         ("load/responses.rs:walk_variant", 148),
         ("lower.rs:lower_only", 137),
         ("validate/responses.rs:check_placeholders", 126),
-        ("condition/lexer.rs:tokenize", 126),
     ];
     const TEMPLATES: &[&str] = &[
         "codegen/memory.rs:typed_memory",

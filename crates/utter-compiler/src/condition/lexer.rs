@@ -115,40 +115,9 @@ pub fn tokenize(src: &str) -> Result<Vec<Token>, ConditionError> {
                 i = end;
             }
             c if is_id_start(c) => {
-                let end = src[i..]
-                    .char_indices()
-                    .find(|&(_, c)| !is_id_continue(c))
-                    .map_or(src.len(), |(j, _)| i + j);
-                let word = &src[i..end];
-                if matches!(bytes.get(end), Some(b'\'' | b'"')) {
-                    let lower = word.to_ascii_lowercase();
-                    match lower.as_str() {
-                        "r" | "u" => {
-                            let (text, str_end) = lex_string(src, end, lower == "r")?;
-                            tokens.push(Token {
-                                tok: Tok::Str(text),
-                                span: start..str_end,
-                            });
-                            i = str_end;
-                            continue;
-                        }
-                        "b" | "br" | "rb" => {
-                            return Err(err(
-                                start..end + 1,
-                                "bytes literals are not supported; use a plain string",
-                            ));
-                        }
-                        "f" | "fr" | "rf" | "t" | "tr" | "rt" => {
-                            return Err(err(
-                                start..end + 1,
-                                "f-strings are not supported in conditions",
-                            ));
-                        }
-                        _ => {}
-                    }
-                }
+                let (tok, end) = lex_word(src, i)?;
                 tokens.push(Token {
-                    tok: Tok::Name(word.to_owned()),
+                    tok,
                     span: start..end,
                 });
                 i = end;
@@ -178,6 +147,39 @@ pub fn tokenize(src: &str) -> Result<Vec<Token>, ConditionError> {
         span: src.len()..src.len(),
     });
     Ok(tokens)
+}
+
+/// The name from byte `start`, or the string it prefixes (`r'…'`, `u'…'`;
+/// bytes and f-strings are errors); the token and where it ends.
+fn lex_word(src: &str, start: usize) -> Result<(Tok, usize), ConditionError> {
+    let end = src[start..]
+        .char_indices()
+        .find(|&(_, c)| !is_id_continue(c))
+        .map_or(src.len(), |(j, _)| start + j);
+    let word = &src[start..end];
+    if matches!(src.as_bytes().get(end), Some(b'\'' | b'"')) {
+        let lower = word.to_ascii_lowercase();
+        match lower.as_str() {
+            "r" | "u" => {
+                let (text, str_end) = lex_string(src, end, lower == "r")?;
+                return Ok((Tok::Str(text), str_end));
+            }
+            "b" | "br" | "rb" => {
+                return Err(err(
+                    start..end + 1,
+                    "bytes literals are not supported; use a plain string",
+                ));
+            }
+            "f" | "fr" | "rf" | "t" | "tr" | "rt" => {
+                return Err(err(
+                    start..end + 1,
+                    "f-strings are not supported in conditions",
+                ));
+            }
+            _ => {}
+        }
+    }
+    Ok((Tok::Name(word.to_owned()), end))
 }
 
 /// Digits of one radix with single underscores between them; returns the end.
