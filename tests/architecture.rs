@@ -472,7 +472,6 @@ fn functions_stay_short() {
         ("validate/skill_md.rs:check_skill_doc", 154),
         ("load/responses.rs:walk_variant", 148),
         ("lower.rs:lower_only", 137),
-        ("validate/responses.rs:check_placeholders", 126),
     ];
     const TEMPLATES: &[&str] = &[
         "codegen/memory.rs:typed_memory",

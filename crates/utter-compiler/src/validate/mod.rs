@@ -8,6 +8,7 @@ mod files;
 mod memory_rules;
 mod merge;
 mod pass;
+mod placeholders;
 mod responses;
 mod schema;
 mod skill_md;

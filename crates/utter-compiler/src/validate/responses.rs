@@ -7,14 +7,12 @@ use std::sync::Arc;
 
 use super::{MergedResponse, Schema, Scope, types};
 use crate::condition::{self, Expr, MemoryRef};
-use utter::EntryType;
 
 use crate::diagnostics::{Finding, Severity, SourceFile, codes};
 use crate::load::FileCx;
 use crate::load::responses::{ConditionField, RawResponse};
 use crate::load::yaml::Node;
 use crate::names::variant_name;
-use crate::template::{self, RawPiece};
 
 /// Conditions already checked without a finding, by scope and text: one
 /// parse and check per distinct condition, shared by every variant that
@@ -75,7 +73,7 @@ pub(super) fn validate_response(
             );
         }
         if let Some(node) = &variant.text_node {
-            check_placeholders(
+            super::placeholders::check_placeholders(
                 cx,
                 schema,
                 scope,
@@ -285,214 +283,6 @@ fn report_types(
 /// mapped exactly; else the whole scalar.
 pub(super) fn node_subspan(source: &SourceFile, node: &Node, span: &Range<usize>) -> Range<usize> {
     node.subspan(&source.text, span)
-}
-
-/// Placeholders that can never resolve are errors (the customer would read
-/// the braces; `lints:` in utter.yml lowers them), but for one whose value
-/// the engine fills in with its text for an unset value (a warning).
-pub(super) fn check_placeholders(
-    cx: &mut FileCx<'_>,
-    schema: &Schema,
-    scope: &Scope,
-    response: &str,
-    index: usize,
-    text: &str,
-    node: &Node,
-) {
-    for piece in template::scan(text) {
-        let mut suggestion: Option<String> = None;
-        let mut engine_fills = false;
-        let (span, problem) = match &piece {
-            RawPiece::Text(_) => continue,
-            RawPiece::Session {
-                reference,
-                raw,
-                span,
-            } => {
-                let problem = match RawPiece::session_key(reference) {
-                    None => Some(format!(
-                        "placeholder `{raw}` has no entry name, so it is always delivered as written"
-                    )),
-                    Some((ns, entry)) if schema.unknowable(ns, entry) => None,
-                    Some((ns, entry)) if !schema.readable(scope, ns, entry) => {
-                        suggestion = schema
-                            .near_reference(scope, ns, entry)
-                            .map(|r| format!("{{{r}}}"));
-                        // The engine's one unset text stands in for an unreadable value, too.
-                        let unset_text = crate::bundled::UNSET_TEXTS
-                            .iter()
-                            .find(|(n, e, _)| *n == ns && *e == entry);
-                        engine_fills = unset_text.is_some();
-                        let delivered = unset_text
-                            .map_or("as written".to_owned(), |(_, _, text)| {
-                                format!("as `{text}`")
-                            });
-                        Some(format!(
-                            "placeholder `{raw}` {}, so it is delivered {delivered}",
-                            schema.unreadable_reason(scope, ns, entry).replacen(
-                                "references ",
-                                "reads ",
-                                1
-                            )
-                        ))
-                    }
-                    Some((ns, entry)) => {
-                        report_rendering(
-                            cx,
-                            schema,
-                            (ns, entry),
-                            (raw, span, text),
-                            node,
-                            response,
-                            index,
-                        );
-                        None
-                    }
-                };
-                (span, problem)
-            }
-            RawPiece::Bare { name, raw, span } => {
-                // The active skill's entry fills it first, else the
-                // project's: looked up in that order, not in the hash
-                // map's (which differs from run to run).
-                let skill = scope.active_skill();
-                let declared = skill
-                    .into_iter()
-                    .chain(["project"])
-                    .map(|ns| (ns.to_owned(), name.clone()))
-                    .find(|key| schema.entries.contains_key(key));
-                let declared = declared.as_ref().map(|(ns, e)| (ns, e));
-                let fills =
-                    |ns: &str| ns == "project" || matches!(scope, Scope::Skill(s) if s == ns);
-                if let Some((ns, entry)) = declared {
-                    report_rendering(
-                        cx,
-                        schema,
-                        (ns, entry),
-                        (raw, span, text),
-                        node,
-                        response,
-                        index,
-                    );
-                }
-                let unknowable = schema.broken.iter().any(|ns| fills(ns));
-                let problem = (declared.is_none() && !unknowable).then(|| {
-                    let names: Vec<&str> = schema
-                        .entries
-                        .keys()
-                        .filter(|(ns, _)| fills(ns))
-                        .map(|(_, e)| e.as_str())
-                        .collect();
-                    suggestion = schema.hints.did_you_mean(name, names).map(|s| format!("{{{s}}}"));
-                    format!(
-                        "placeholder `{raw}` names no declared entry (`{name}` in the active skill's or the project memory.yml): the customer would read it as written"
-                    )
-                });
-                (span, problem)
-            }
-        };
-        if let Some(message) = problem {
-            let at = node_subspan(cx.source, node, span);
-            let severity = if engine_fills {
-                Severity::Warning
-            } else {
-                Severity::Error
-            };
-            cx.report_in(
-                codes::UNKNOWN_PLACEHOLDER,
-                severity,
-                at,
-                response,
-                Some(index),
-                message,
-            );
-            if suggestion.is_none() && !engine_fills {
-                cx.help(format!(
-                    "declare the entry in memory.yml, or, to deliver it as written as the reference does, set `lints: {{{}: warn}}` in utter.yml",
-                    codes::UNKNOWN_PLACEHOLDER
-                ));
-            }
-            cx.suggest(suggestion.as_deref());
-        }
-    }
-}
-
-/// A note where a placeholder of a `list` or `json` entry is interpolated:
-/// it renders as Python's `repr` of the value (`['a', 'b']`).
-#[allow(clippy::too_many_arguments)]
-fn report_rendering(
-    cx: &mut FileCx<'_>,
-    schema: &Schema,
-    (namespace, entry): (&str, &str),
-    (raw, span, text): (&str, &Range<usize>, &str),
-    node: &Node,
-    response: &str,
-    index: usize,
-) {
-    let Some((_, info)) = schema
-        .entries
-        .get(&(namespace.to_owned(), entry.to_owned()))
-    else {
-        return;
-    };
-    if info.ty == EntryType::Float && next_to_currency(text, span) {
-        let at = node_subspan(cx.source, node, span);
-        cx.report_in(
-            codes::FLOAT_MONEY,
-            Severity::Warning,
-            at,
-            response,
-            Some(index),
-            format!(
-                "placeholder `{raw}` reads a `float` entry next to a currency: it is delivered as Python writes a float (49.90 as `49.9`, 15 as `15.0`, 1e20 as `1e+20`)"
-            ),
-        );
-        cx.help(format!(
-            "hold the amount as a `text` entry the application formats (\"49.90\"), or, if the float reads right, set `lints: {{{}: allow}}` in utter.yml",
-            codes::FLOAT_MONEY
-        ));
-    }
-    if matches!(info.ty, EntryType::List | EntryType::Json) {
-        let at = node_subspan(cx.source, node, span);
-        cx.report_in(
-            codes::PLACEHOLDER_REPR,
-            Severity::Note,
-            at,
-            response,
-            Some(index),
-            format!(
-                "placeholder `{raw}` reads a `{}` entry: it is delivered as Python writes the value (`['a', 'b']`, `{{'k': 1}}`); interpolate a `text` entry to control the wording",
-                info.ty
-            ),
-        );
-    }
-}
-
-/// Whether the placeholder at `span` of `text` stands right next to a
-/// currency: a sign before or after it (`$`, `€`, ...), or a currency
-/// code or name after or before it (`EUR`, `dollars`).
-fn next_to_currency(text: &str, span: &Range<usize>) -> bool {
-    const SIGNS: &[char] = &['$', '€', '£', '¥', '₹', '₩', '₽', '¢', '₺', '₪', '₦', '₱'];
-    const WORDS: &[&str] = &[
-        "usd", "eur", "gbp", "jpy", "chf", "cad", "aud", "inr", "cny", "dollar", "dollars", "euro",
-        "euros", "pound", "pounds", "yen", "franc", "francs", "rupee", "rupees", "cent", "cents",
-    ];
-    let before = text[..span.start].trim_end_matches(' ');
-    let after = text[span.end..].trim_start_matches(' ');
-    let sign_before = before.ends_with(SIGNS);
-    let sign_after = after.starts_with(SIGNS);
-    let word = |w: Option<&str>| {
-        w.is_some_and(|w| {
-            WORDS.contains(
-                &w.trim_matches(|c: char| !c.is_alphabetic())
-                    .to_lowercase()
-                    .as_str(),
-            )
-        })
-    };
-    let word_after = word(after.split_whitespace().next());
-    let word_before = word(before.split_whitespace().next_back());
-    sign_before || sign_after || word_after || word_before
 }
 
 /// Two names that generated code would spell the same (`utter_a` and `utterA`
