@@ -471,7 +471,6 @@ fn functions_stay_short() {
         ("validate/responses.rs:validate_response", 181),
         ("validate/skill_md.rs:check_skill_doc", 154),
         ("load/responses.rs:walk_variant", 148),
-        ("lower.rs:lower_only", 137),
     ];
     const TEMPLATES: &[&str] = &[
         "codegen/memory.rs:typed_memory",

@@ -424,73 +424,11 @@ fn lower_only(
             .ok()
             .map(ResponseIndex)
     };
-    let skill_refs = checked
+    let mut skill_refs: Vec<SkillRefs> = checked
         .project_skills
         .iter()
-        .map(|skill| {
-            let Some(doc) = checked.skill_docs.get(skill) else {
-                return SkillRefs {
-                    skill: skill.clone(),
-                    ..SkillRefs::default()
-                };
-            };
-            let mut refs = SkillRefs {
-                skill: skill.clone(),
-                ..SkillRefs::default()
-            };
-            for trigger in &doc.triggers {
-                let Some(response) = index(&trigger.response.name) else {
-                    continue;
-                };
-                if trigger.on_activate {
-                    refs.on_activate.push(response);
-                }
-                if let Some((text, _)) = &trigger.when
-                    && let Ok(expr) = condition::parse(text)
-                    // With errors elsewhere, a condition may name what is not declared.
-                    && expr
-                        .refs()
-                        .iter()
-                        .all(|r| ids.contains_key(&(r.namespace.as_str(), r.entry.as_str())))
-                {
-                    refs.when.push((response, lower_condition(&expr, &ids)));
-                }
-            }
-            for tool in &doc.tools {
-                let named = |r: &Option<NameRef>| r.as_ref().and_then(|r| index(&r.name));
-                let t = ToolRefs {
-                    tool: tool.tool.clone(),
-                    on_success: named(&tool.on_success),
-                    on_failure: named(&tool.on_failure),
-                    utter_for_confirmation: named(&tool.utter_for_confirmation),
-                    utter_on_user_denial: named(&tool.utter_on_user_denial),
-                };
-                if t.on_success.is_some()
-                    || t.on_failure.is_some()
-                    || t.utter_for_confirmation.is_some()
-                    || t.utter_on_user_denial.is_some()
-                {
-                    refs.tools.push(t);
-                }
-            }
-            for step in &doc.steps {
-                let Some(response) = index(&step.response.name) else {
-                    continue;
-                };
-                refs.steps.push(StepRef {
-                    block: step.block.clone(),
-                    step: step.step.clone(),
-                    kind: match step.kind {
-                        RefKind::StepUtterance => StepKind::Utterance,
-                        _ => StepKind::Action,
-                    },
-                    response,
-                });
-            }
-            refs
-        })
+        .map(|skill| skill_refs_of(checked, skill, &index, &ids))
         .collect();
-    let mut skill_refs: Vec<SkillRefs> = skill_refs;
     // Maestro's bundled `default_session_start` (rasa-pro 3.20.5) greets
     // with `utter_greet` when it activates: its table says so too.
     if checked.dialect == crate::bundled::Dialect::Maestro
@@ -513,6 +451,76 @@ fn lower_only(
         responses,
         skill_refs,
     }
+}
+
+/// What the skill.md of `skill` references, as indices of the lowered
+/// responses (`index`); `when:` conditions with entry ids (`ids`).
+fn skill_refs_of(
+    checked: &Checked,
+    skill: &str,
+    index: &dyn Fn(&str) -> Option<ResponseIndex>,
+    ids: &HashMap<(&str, &str), usize>,
+) -> SkillRefs {
+    let Some(doc) = checked.skill_docs.get(skill) else {
+        return SkillRefs {
+            skill: skill.to_owned(),
+            ..SkillRefs::default()
+        };
+    };
+    let mut refs = SkillRefs {
+        skill: skill.to_owned(),
+        ..SkillRefs::default()
+    };
+    for trigger in &doc.triggers {
+        let Some(response) = index(&trigger.response.name) else {
+            continue;
+        };
+        if trigger.on_activate {
+            refs.on_activate.push(response);
+        }
+        if let Some((text, _)) = &trigger.when
+            && let Ok(expr) = condition::parse(text)
+            // With errors elsewhere, a condition may name what is not declared.
+            && expr
+                .refs()
+                .iter()
+                .all(|r| ids.contains_key(&(r.namespace.as_str(), r.entry.as_str())))
+        {
+            refs.when.push((response, lower_condition(&expr, ids)));
+        }
+    }
+    for tool in &doc.tools {
+        let named = |r: &Option<NameRef>| r.as_ref().and_then(|r| index(&r.name));
+        let t = ToolRefs {
+            tool: tool.tool.clone(),
+            on_success: named(&tool.on_success),
+            on_failure: named(&tool.on_failure),
+            utter_for_confirmation: named(&tool.utter_for_confirmation),
+            utter_on_user_denial: named(&tool.utter_on_user_denial),
+        };
+        if t.on_success.is_some()
+            || t.on_failure.is_some()
+            || t.utter_for_confirmation.is_some()
+            || t.utter_on_user_denial.is_some()
+        {
+            refs.tools.push(t);
+        }
+    }
+    for step in &doc.steps {
+        let Some(response) = index(&step.response.name) else {
+            continue;
+        };
+        refs.steps.push(StepRef {
+            block: step.block.clone(),
+            step: step.step.clone(),
+            kind: match step.kind {
+                RefKind::StepUtterance => StepKind::Utterance,
+                _ => StepKind::Action,
+            },
+            response,
+        });
+    }
+    refs
 }
 
 pub(crate) fn lower_condition(
