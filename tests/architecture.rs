@@ -470,7 +470,6 @@ fn functions_stay_short() {
         ("analysis/findings.rs:findings_with", 184),
         ("validate/responses.rs:validate_response", 181),
         ("validate/skill_md.rs:check_skill_doc", 154),
-        ("load/responses.rs:walk_variant", 148),
     ];
     const TEMPLATES: &[&str] = &[
         "codegen/memory.rs:typed_memory",

@@ -235,41 +235,59 @@ fn walk_variant(
                     );
                 }
             },
-            "condition" => {
-                let scalar = value.as_scalar();
-                match scalar.map(|s| s.resolve()) {
-                    Some(Resolved::Null) => {}
-                    Some(Resolved::Str(text)) => {
-                        variant.condition = ConditionField::Text {
-                            text: text.to_owned(),
-                            node: value.clone(),
-                        };
-                    }
-                    _ => {
-                        variant.condition = ConditionField::Invalid;
-                        let hint = scalar
-                            .map(|s| {
-                                format!(
-                                    "; quote it (condition: '{}') if you mean it as an expression",
-                                    s.value
-                                )
-                            })
-                            .unwrap_or_default();
-                        shape_error(
-                            cx,
-                            value.span.clone(),
-                            format!(
-                                "`condition` must be a string expression, found {}{hint}",
-                                value.describe()
-                            ),
-                        );
-                    }
-                }
-            }
+            "condition" => variant.condition = walk_condition(cx, value, &shape_error),
             "metadata" => variant.rephrase = walk_metadata(cx, response, index, value),
             _ => unknown.push((key, key_span)),
         }
     }
+    report_unknown_keys(cx, response, index, &unknown);
+    Some(variant)
+}
+
+/// A variant's `condition:` value: a string expression, or a finding
+/// (with the quoting that makes a bare value an expression).
+fn walk_condition(
+    cx: &mut FileCx<'_>,
+    value: &Node,
+    shape_error: &dyn Fn(&mut FileCx<'_>, Range<usize>, String),
+) -> ConditionField {
+    let scalar = value.as_scalar();
+    match scalar.map(|s| s.resolve()) {
+        Some(Resolved::Null) => ConditionField::Absent,
+        Some(Resolved::Str(text)) => ConditionField::Text {
+            text: text.to_owned(),
+            node: value.clone(),
+        },
+        _ => {
+            let hint = scalar
+                .map(|s| {
+                    format!(
+                        "; quote it (condition: '{}') if you mean it as an expression",
+                        s.value
+                    )
+                })
+                .unwrap_or_default();
+            shape_error(
+                cx,
+                value.span.clone(),
+                format!(
+                    "`condition` must be a string expression, found {}{hint}",
+                    value.describe()
+                ),
+            );
+            ConditionField::Invalid
+        }
+    }
+}
+
+/// One finding for a variant's unknown keys, at the first: each named,
+/// with a did-you-mean or why it is not supported.
+fn report_unknown_keys(
+    cx: &mut FileCx<'_>,
+    response: &str,
+    index: usize,
+    unknown: &[(String, Range<usize>)],
+) {
     if let Some((_, first_span)) = unknown.first() {
         let listed: Vec<String> = unknown.iter().map(|(k, _)| format!("`{k}`")).collect();
         let mut notes = Vec::new();
@@ -305,7 +323,6 @@ fn walk_variant(
             cx.help(notes.join("; "));
         }
     }
-    Some(variant)
 }
 
 /// Returns `metadata.rephrase`; anything but a boolean there is a finding.
