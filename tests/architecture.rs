@@ -469,7 +469,6 @@ fn functions_stay_short() {
         ("analysis/mod.rs:analyse_subject", 197),
         ("analysis/findings.rs:findings_with", 184),
         ("validate/responses.rs:validate_response", 181),
-        ("validate/skill_md.rs:check_skill_doc", 154),
     ];
     const TEMPLATES: &[&str] = &[
         "codegen/memory.rs:typed_memory",

@@ -118,6 +118,12 @@ pub(super) fn check_skill_doc(
             _ => {}
         }
     }
+    check_prose(cx, schema, &scope, doc);
+}
+
+/// The instructions' `if:` conditions read only what the skill can read,
+/// and they name memory as `@memory`, never as `session.`.
+fn check_prose(cx: &mut FileCx<'_>, schema: &Schema, scope: &Scope, doc: &SkillDoc) {
     for (text, span) in &doc.prose_conditions {
         if text.trim().is_empty() {
             cx.report(
@@ -138,17 +144,17 @@ pub(super) fn check_skill_doc(
             Ok(expr) => {
                 for r in expr.refs() {
                     if !schema.unknowable(&r.namespace, &r.entry)
-                        && !schema.readable(&scope, &r.namespace, &r.entry)
+                        && !schema.readable(scope, &r.namespace, &r.entry)
                     {
                         cx.report(
                             codes::PROSE_UNKNOWN_MEMORY_KEY,
                             Severity::Error,
                             span.start + r.span.start..span.start + r.span.end,
-                            schema.unreadable_reason(&scope, &r.namespace, &r.entry),
+                            schema.unreadable_reason(scope, &r.namespace, &r.entry),
                         );
                         cx.suggest(
                             schema
-                                .near_reference(&scope, &r.namespace, &r.entry)
+                                .near_reference(scope, &r.namespace, &r.entry)
                                 .as_deref(),
                         );
                     }
