@@ -83,71 +83,96 @@ pub(super) fn validate_response(
                 node,
             );
         }
-        let checked_before = match &variant.condition {
-            ConditionField::Text { text, .. } => clean.get(&(scope.clone(), text.clone())).cloned(),
-            _ => None,
-        };
         let parsed = match &variant.condition {
-            ConditionField::Text { .. } if checked_before.is_some() => checked_before,
-            ConditionField::Text { text, node } => match condition::parse(text) {
-                Err(e) => {
-                    let span = node_subspan(cx.source, node, &e.span);
-                    let message = if text.trim().is_empty() {
-                        "has an empty `condition`; write an expression such as `session.<skill_id>.<entry> == \"value\"`, or omit `condition` for the default variant".to_owned()
-                    } else {
-                        format!("has an invalid `condition`: {}", e.message)
-                    };
-                    cx.report_in(
-                        codes::INVALID_CONDITION,
-                        Severity::Error,
-                        span,
-                        &raw.name,
-                        index,
-                        message,
-                    );
-                    None
-                }
-                Ok(expr) => {
-                    let findings_before = cx.findings.len();
-                    let mut all_readable = true;
-                    for r in expr.refs() {
-                        if schema.unknowable(&r.namespace, &r.entry) {
-                            all_readable = false;
-                        } else if !schema.readable(scope, &r.namespace, &r.entry) {
-                            all_readable = false;
-                            let span = node_subspan(cx.source, node, &r.span);
-                            let message = schema.unreadable_reason(scope, &r.namespace, &r.entry);
-                            cx.report_in(
-                                codes::UNKNOWN_MEMORY_KEY,
-                                Severity::Error,
-                                span,
-                                &raw.name,
-                                index,
-                                message,
-                            );
-                            cx.suggest(
-                                schema
-                                    .near_reference(scope, &r.namespace, &r.entry)
-                                    .as_deref(),
-                            );
-                        }
-                    }
-                    // Types only once every reference resolves: no cascade.
-                    if all_readable {
-                        report_types(cx, schema, scope, &expr, node, &raw.name, index);
-                    }
-                    let expr = Arc::new(expr);
-                    if cx.findings.len() == findings_before {
-                        clean.insert((scope.clone(), text.clone()), Arc::clone(&expr));
-                    }
-                    Some(expr)
-                }
-            },
+            ConditionField::Text { text, node } => {
+                let at = (raw.name.as_str(), variant.index);
+                variant_condition(cx, schema, scope, at, (text, node), clean)
+            }
             ConditionField::Absent | ConditionField::Invalid => None,
         };
         conditions.push(parsed);
     }
 
+    if !raw.malformed_variant {
+        // Counting defaults past a malformed variant would blame its cause's effect.
+        check_defaults(cx, raw);
+    }
+    conditions
+}
+
+/// A variant's condition parsed and checked (the memory it reads, its
+/// types), or taken from `clean` when the same text was checked in this
+/// scope without a finding; `None` when it has a finding.
+fn variant_condition(
+    cx: &mut FileCx<'_>,
+    schema: &Schema,
+    scope: &Scope,
+    (response, index): (&str, usize),
+    (text, node): (&str, &Node),
+    clean: &mut CheckedConditions,
+) -> Option<Arc<Expr<MemoryRef>>> {
+    if let Some(expr) = clean.get(&(scope.clone(), text.to_owned())) {
+        return Some(Arc::clone(expr));
+    }
+    let index = Some(index);
+    let expr = match condition::parse(text) {
+        Ok(expr) => expr,
+        Err(e) => {
+            let span = node_subspan(cx.source, node, &e.span);
+            let message = if text.trim().is_empty() {
+                "has an empty `condition`; write an expression such as `session.<skill_id>.<entry> == \"value\"`, or omit `condition` for the default variant".to_owned()
+            } else {
+                format!("has an invalid `condition`: {}", e.message)
+            };
+            cx.report_in(
+                codes::INVALID_CONDITION,
+                Severity::Error,
+                span,
+                response,
+                index,
+                message,
+            );
+            return None;
+        }
+    };
+    let findings_before = cx.findings.len();
+    let mut all_readable = true;
+    for r in expr.refs() {
+        if schema.unknowable(&r.namespace, &r.entry) {
+            all_readable = false;
+        } else if !schema.readable(scope, &r.namespace, &r.entry) {
+            all_readable = false;
+            let span = node_subspan(cx.source, node, &r.span);
+            let message = schema.unreadable_reason(scope, &r.namespace, &r.entry);
+            cx.report_in(
+                codes::UNKNOWN_MEMORY_KEY,
+                Severity::Error,
+                span,
+                response,
+                index,
+                message,
+            );
+            cx.suggest(
+                schema
+                    .near_reference(scope, &r.namespace, &r.entry)
+                    .as_deref(),
+            );
+        }
+    }
+    // Types only once every reference resolves: no cascade.
+    if all_readable {
+        report_types(cx, schema, scope, &expr, node, response, index);
+    }
+    let expr = Arc::new(expr);
+    if cx.findings.len() == findings_before {
+        clean.insert((scope.clone(), text.to_owned()), Arc::clone(&expr));
+    }
+    Some(expr)
+}
+
+/// The default-variant rules: a response with conditions has exactly one
+/// variant without.
+fn check_defaults(cx: &mut FileCx<'_>, raw: &RawResponse) {
     let conditioned = raw
         .variants
         .iter()
@@ -159,10 +184,6 @@ pub(super) fn validate_response(
         .filter(|v| !matches!(v.condition, ConditionField::Text { .. }))
         .map(|v| v.index)
         .collect();
-    if raw.malformed_variant {
-        // Counting defaults past a malformed variant would blame its cause's effect.
-        return conditions;
-    }
     if conditioned > 0 && defaults.is_empty() {
         cx.report_in(
             codes::DEFAULT_REQUIRED,
@@ -199,7 +220,6 @@ pub(super) fn validate_response(
             defaults[0]
         ));
     }
-    conditions
 }
 
 /// A warning when `text` holds a bidirectional control or a zero-width
