@@ -74,41 +74,7 @@ pub(crate) fn findings_with(
             key.push_str(text.unwrap_or_default());
         }
         let verdicts = seen.entry(key).or_insert_with_key(|key| {
-            if let Some((verdicts, spent)) = memo.get(key)
-                && budget.replay(spent)
-            {
-                return verdicts;
-            }
-            // A condition reading an `any`, `json` or `list` entry leaves the
-            // response undecided: nothing to report, nothing to enumerate.
-            let unbounded = response
-                .variants
-                .iter()
-                .filter_map(|v| v.condition.as_ref())
-                .flat_map(|c| c.refs())
-                .filter_map(|&id| entries.get(id))
-                .any(|e| {
-                    e.visibility.readable_in(&e.namespace, view)
-                        && super::domain::is_unbounded(e.ty)
-                });
-            if unbounded {
-                memo.put(key.clone(), (None, 0));
-                return None;
-            }
-            // Verdicts only: which placeholders may be unset is not asked.
-            let subject = Subject {
-                pieces: Vec::new(),
-                ..Subject::of(registry, index)
-            };
-            let before = budget.left();
-            let analysed = analyse_subject(&subject, view, &mut budget);
-            // Kept only when complete: the same work with at least as much
-            // left gives the same verdicts.
-            if memo.is_enabled() && analysed.stopped.is_none() && budget.left() > 0 {
-                let spent = before - budget.left();
-                memo.put(key.clone(), (Some(analysed.verdicts.clone()), spent));
-            }
-            Some(analysed.verdicts)
+            response_verdicts(registry, index, view, (key, memo), &mut budget)
         });
         let Some(verdicts) = verdicts.as_ref() else {
             continue;
@@ -157,56 +123,111 @@ pub(crate) fn findings_with(
             if reported(i) {
                 continue;
             }
-            match why {
-                Why::Covered => push(
-                    codes::UNREACHABLE_DEFAULT,
-                    Severity::Note,
-                    Some(i),
-                    "the default is never delivered: for every value memory can hold, a condition above it holds".to_owned(),
-                    "nothing to fix: the default stays as the fallback the engine requires; `utter explain` shows which condition covers each state".to_owned(),
-                ),
-                Why::NotTheDefault => push(
-                    codes::UNREACHABLE_VARIANT,
-                    Severity::Warning,
-                    Some(i),
-                    format!("is never delivered: no variant has a condition, so the first (variant {}) is always delivered", default.unwrap_or(0)),
-                    // Maestro has no conditions: never suggest one there.
-                    if checked.dialect == crate::bundled::Dialect::Maestro {
-                        "remove it: Maestro delivers the first variant of a response, so no other is ever delivered".to_owned()
-                    } else {
-                        "give it a `condition`, or remove it".to_owned()
-                    },
-                ),
-                Why::NeverTrue { error } => {
-                    let cause = match error {
-                        Some(e) => format!("its condition is an error for every value its entries can hold ({e})"),
-                        None => "its condition is never true for the values its entries can hold".to_owned(),
-                    };
-                    push(
-                        codes::UNREACHABLE_VARIANT,
-                        Severity::Warning,
-                        Some(i),
-                        format!("is never delivered: {cause}"),
-                        "check the condition against the entries' declared types and values".to_owned(),
-                    );
-                }
-                Why::Shadowed(by) => {
-                    let names: Vec<String> = by.iter().map(|v| format!("variant {v}")).collect();
-                    let first = by.first().copied().unwrap_or(0);
-                    let example = match &verdicts[first] {
-                        Verdict::Reachable(w) => format!(" (variant {first} is delivered, e.g., when {})", describe_witness(entries, w)),
-                        _ => String::new(),
-                    };
-                    push(
-                        codes::UNREACHABLE_VARIANT,
-                        Severity::Warning,
-                        Some(i),
-                        format!("is never delivered: whenever its condition holds, {} is delivered instead{example}", names.join(" or ")),
-                        format!("move it above {}, or narrow the condition of {}", names.join(" and "), names.join(" and ")),
-                    );
-                }
-            }
+            let (code, severity, message, help) =
+                unreachable_finding(why, (verdicts, default), checked.dialect, entries);
+            push(code, severity, Some(i), message, help);
         }
     }
     out
+}
+
+/// The verdicts of response number `index` in `view` (`None`: a condition
+/// reads an entry whose values cannot be enumerated), from `memo` when an
+/// earlier check of the same conditions finished within what is left.
+fn response_verdicts(
+    registry: &Registry,
+    index: usize,
+    view: Option<&str>,
+    (key, memo): (&str, &mut VerdictMemo),
+    budget: &mut Budget,
+) -> Option<Vec<Verdict>> {
+    let response = &registry.responses[index];
+    let entries = &registry.entries;
+    if let Some((verdicts, spent)) = memo.get(key)
+        && budget.replay(spent)
+    {
+        return verdicts;
+    }
+    // A condition reading an `any`, `json` or `list` entry leaves the
+    // response undecided: nothing to report, nothing to enumerate.
+    let unbounded = response
+        .variants
+        .iter()
+        .filter_map(|v| v.condition.as_ref())
+        .flat_map(|c| c.refs())
+        .filter_map(|&id| entries.get(id))
+        .any(|e| e.visibility.readable_in(&e.namespace, view) && super::domain::is_unbounded(e.ty));
+    if unbounded {
+        memo.put(key.to_owned(), (None, 0));
+        return None;
+    }
+    // Verdicts only: which placeholders may be unset is not asked.
+    let subject = Subject {
+        pieces: Vec::new(),
+        ..Subject::of(registry, index)
+    };
+    let before = budget.left();
+    let analysed = analyse_subject(&subject, view, budget);
+    // Kept only when complete: the same work with at least as much
+    // left gives the same verdicts.
+    if memo.is_enabled() && analysed.stopped.is_none() && budget.left() > 0 {
+        let spent = before - budget.left();
+        memo.put(key.to_owned(), (Some(analysed.verdicts.clone()), spent));
+    }
+    Some(analysed.verdicts)
+}
+
+/// The finding of a variant never delivered, `why`: its code, severity,
+/// message and help.
+fn unreachable_finding(
+    why: &Why,
+    (verdicts, default): (&[Verdict], Option<usize>),
+    dialect: crate::bundled::Dialect,
+    entries: &[utter::Entry<String, Vec<String>>],
+) -> (&'static str, Severity, String, String) {
+    match why {
+        Why::Covered => (
+            codes::UNREACHABLE_DEFAULT,
+            Severity::Note,
+            "the default is never delivered: for every value memory can hold, a condition above it holds".to_owned(),
+            "nothing to fix: the default stays as the fallback the engine requires; `utter explain` shows which condition covers each state".to_owned(),
+        ),
+        Why::NotTheDefault => (
+            codes::UNREACHABLE_VARIANT,
+            Severity::Warning,
+            format!("is never delivered: no variant has a condition, so the first (variant {}) is always delivered", default.unwrap_or(0)),
+            // Maestro has no conditions: never suggest one there.
+            if dialect == crate::bundled::Dialect::Maestro {
+                "remove it: Maestro delivers the first variant of a response, so no other is ever delivered".to_owned()
+            } else {
+                "give it a `condition`, or remove it".to_owned()
+            },
+        ),
+        Why::NeverTrue { error } => {
+            let cause = match error {
+                Some(e) => format!("its condition is an error for every value its entries can hold ({e})"),
+                None => "its condition is never true for the values its entries can hold".to_owned(),
+            };
+            (
+                codes::UNREACHABLE_VARIANT,
+                Severity::Warning,
+                format!("is never delivered: {cause}"),
+                "check the condition against the entries' declared types and values".to_owned(),
+            )
+        }
+        Why::Shadowed(by) => {
+            let names: Vec<String> = by.iter().map(|v| format!("variant {v}")).collect();
+            let first = by.first().copied().unwrap_or(0);
+            let example = match &verdicts[first] {
+                Verdict::Reachable(w) => format!(" (variant {first} is delivered, e.g., when {})", describe_witness(entries, w)),
+                _ => String::new(),
+            };
+            (
+                codes::UNREACHABLE_VARIANT,
+                Severity::Warning,
+                format!("is never delivered: whenever its condition holds, {} is delivered instead{example}", names.join(" or ")),
+                format!("move it above {}, or narrow the condition of {}", names.join(" and "), names.join(" and ")),
+            )
+        }
+    }
 }
