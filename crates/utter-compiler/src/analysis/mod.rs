@@ -42,7 +42,7 @@ use crate::condition::Expr;
 use crate::lower::Registry;
 use domain::read_domains;
 use equalities::Equalities;
-use tally::{Tally, conclude, conclude_stopped};
+use tally::{conclude, fresh_tallies, initial_verdicts, stopped};
 use utter::program::ProgramData;
 
 /// What the analysis says of one variant.
@@ -191,38 +191,10 @@ pub fn analyse(
 /// states were enumerated, spending at most what `budget` has left.
 pub fn analyse_subject(subject: &Subject<'_>, view: Option<&str>, budget: &mut Budget) -> Analysed {
     let conditioned = &subject.conditioned;
-    let mut verdicts = vec![Verdict::Undecided(String::new()); subject.variants];
-    let mut is_conditioned = vec![false; subject.variants];
-    for (c, _) in conditioned {
-        is_conditioned[*c] = true;
-    }
-    for (i, verdict) in verdicts.iter_mut().enumerate() {
-        if !is_conditioned[i] && subject.default != Some(i) {
-            *verdict = Verdict::Unreachable(Why::NotTheDefault);
-        }
-    }
+    let mut verdicts = initial_verdicts(subject);
     let mut may_be_unset: Vec<Vec<(String, Witness)>> = vec![Vec::new(); subject.variants];
     if conditioned.is_empty() {
-        if let Some(d) = subject.default {
-            verdicts[d] = Verdict::Reachable(Witness::default());
-            let nothing = StateMemory(vec![None; subject.entries.len()]);
-            let ctx = view_of(&nothing, view, subject.skills);
-            let mut seen = Vec::new();
-            record_unset(
-                subject,
-                d,
-                &ctx,
-                &Witness::default(),
-                &mut seen,
-                &mut may_be_unset[d],
-            );
-        }
-        return Analysed {
-            verdicts,
-            states: 1,
-            may_be_unset,
-            stopped: None,
-        };
+        return unconditioned(subject, view, verdicts, may_be_unset);
     }
     let (read, domains) = match read_domains(subject, view) {
         Ok(found) => found,
@@ -267,26 +239,11 @@ pub fn analyse_subject(subject: &Subject<'_>, view: Option<&str>, budget: &mut B
     let mut memory = StateMemory(vec![None; subject.entries.len()]);
     let mut witness: Vec<Option<Witness>> = vec![None; subject.variants];
     // What the enumeration learns of each conditioned variant.
-    let mut tallies: Vec<Tally> = equalities
-        .simple
-        .iter()
-        .map(|&simple| Tally {
-            ever_true: false,
-            // An equality never errs: evaluated without error.
-            first_error: simple.then_some(None),
-            shadowers: BTreeSet::new(),
-        })
-        .collect();
+    let mut tallies = fresh_tallies(&equalities.simple);
     let mut outcomes: Vec<(usize, Result<bool, EvalError>)> = Vec::with_capacity(general.len());
     let mut holding: Vec<usize> = Vec::new();
     let mut unset_seen: Vec<Vec<String>> = vec![Vec::new(); subject.variants];
-    let placeholders_read = subject.pieces.iter().any(|pieces| {
-        pieces.iter().any(|piece| match piece {
-            utter::Piece::Session { entry, .. } => read.contains(entry),
-            utter::Piece::Bare { candidates, .. } => candidates.iter().any(|c| read.contains(c)),
-            utter::Piece::Text(_) => false,
-        })
-    });
+    let placeholders_read = placeholders_read(subject, &read);
     // Every variant that can be delivered has a witness: nothing is left to prove.
     let wanted = conditioned.len() + usize::from(subject.default.is_some());
     let mut found = 0;
@@ -362,21 +319,13 @@ pub fn analyse_subject(subject: &Subject<'_>, view: Option<&str>, budget: &mut B
     });
     budget.left -= spent.min(allowed);
     if over_budget {
-        // Each witness found proves its variant; nothing else is proved.
         let seen = enumerated - 1;
-        let of = states.map_or("more than 2^64".to_owned(), |n| n.to_string());
-        let why = format!(
-            "the analysis stopped at its work budget after {seen} of {of} memory states, before this was decided, so nothing is claimed"
+        return stopped(
+            subject,
+            (verdicts, may_be_unset),
+            &mut witness,
+            (seen, states),
         );
-        conclude_stopped(&mut verdicts, subject, &mut witness, &why);
-        return Analysed {
-            verdicts,
-            states: seen,
-            may_be_unset,
-            stopped: Some(format!(
-                "the analysis stopped at its work budget after {seen} of {of} memory states: a placeholder not listed may still be left unset"
-            )),
-        };
     }
     conclude(&mut verdicts, subject, &tallies, &mut witness);
     Analysed {
@@ -385,6 +334,47 @@ pub fn analyse_subject(subject: &Subject<'_>, view: Option<&str>, budget: &mut B
         may_be_unset,
         stopped: None,
     }
+}
+
+/// A response without conditions: its default is delivered whatever memory
+/// holds (its witness: nothing set).
+fn unconditioned(
+    subject: &Subject<'_>,
+    view: Option<&str>,
+    mut verdicts: Vec<Verdict>,
+    mut may_be_unset: Vec<Vec<(String, Witness)>>,
+) -> Analysed {
+    if let Some(d) = subject.default {
+        verdicts[d] = Verdict::Reachable(Witness::default());
+        let nothing = StateMemory(vec![None; subject.entries.len()]);
+        let ctx = view_of(&nothing, view, subject.skills);
+        let mut seen = Vec::new();
+        record_unset(
+            subject,
+            d,
+            &ctx,
+            &Witness::default(),
+            &mut seen,
+            &mut may_be_unset[d],
+        );
+    }
+    Analysed {
+        verdicts,
+        states: 1,
+        may_be_unset,
+        stopped: None,
+    }
+}
+
+/// Whether a placeholder of any variant reads an entry the conditions read.
+fn placeholders_read(subject: &Subject<'_>, read: &BTreeSet<usize>) -> bool {
+    subject.pieces.iter().any(|pieces| {
+        pieces.iter().any(|piece| match piece {
+            utter::Piece::Session { entry, .. } => read.contains(entry),
+            utter::Piece::Bare { candidates, .. } => candidates.iter().any(|c| read.contains(c)),
+            utter::Piece::Text(_) => false,
+        })
+    })
 }
 
 /// The general conditions of a response (those that are not `entry ==

@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 
 use utter::EvalError;
 
-use super::{Subject, Verdict, Why, Witness};
+use super::{Analysed, Subject, Verdict, Why, Witness};
 
 /// What the enumeration learned of one conditioned variant.
 pub(super) struct Tally {
@@ -84,5 +84,59 @@ pub(super) fn conclude_stopped(
             Some(w) => Verdict::Reachable(w),
             None => Verdict::Undecided(why.to_owned()),
         };
+    }
+}
+
+/// Before any state is seen: undecided, but a variant without a condition
+/// that is not the default, which is never delivered.
+pub(super) fn initial_verdicts(subject: &Subject<'_>) -> Vec<Verdict> {
+    let mut is_conditioned = vec![false; subject.variants];
+    for (c, _) in &subject.conditioned {
+        is_conditioned[*c] = true;
+    }
+    (0..subject.variants)
+        .map(|i| {
+            if !is_conditioned[i] && subject.default != Some(i) {
+                Verdict::Unreachable(Why::NotTheDefault)
+            } else {
+                Verdict::Undecided(String::new())
+            }
+        })
+        .collect()
+}
+
+/// What the enumeration learns of each conditioned variant, before it
+/// starts (`simple`: an equality, which never errs).
+pub(super) fn fresh_tallies(simple: &[bool]) -> Vec<Tally> {
+    simple
+        .iter()
+        .map(|&simple| Tally {
+            ever_true: false,
+            first_error: simple.then_some(None),
+            shadowers: BTreeSet::new(),
+        })
+        .collect()
+}
+
+/// The analysis stopped at its work budget after `seen` of `states`: each
+/// witness found proves its variant; nothing else is proved.
+pub(super) fn stopped(
+    subject: &Subject<'_>,
+    (mut verdicts, may_be_unset): (Vec<Verdict>, Vec<Vec<(String, Witness)>>),
+    witness: &mut [Option<Witness>],
+    (seen, states): (usize, Option<u64>),
+) -> Analysed {
+    let of = states.map_or("more than 2^64".to_owned(), |n| n.to_string());
+    let why = format!(
+        "the analysis stopped at its work budget after {seen} of {of} memory states, before this was decided, so nothing is claimed"
+    );
+    conclude_stopped(&mut verdicts, subject, witness, &why);
+    Analysed {
+        verdicts,
+        states: seen,
+        may_be_unset,
+        stopped: Some(format!(
+            "the analysis stopped at its work budget after {seen} of {of} memory states: a placeholder not listed may still be left unset"
+        )),
     }
 }
