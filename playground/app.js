@@ -328,6 +328,8 @@ function check(startedAt) {
     `${count("error")}, ${count("warning")}, ${count("note")} (${answer.dialect}); ` +
     `checked in ${ms.toFixed(1)} ms`;
   $("summary").dataset.ms = ms.toFixed(2);
+  // Counts the checks: a test waits for the next one (the text may repeat).
+  $("summary").dataset.checks = String(Number($("summary").dataset.checks ?? 0) + 1);
   const ignored = answer.ignored_files;
   $("ignored").hidden = ignored.length === 0;
   $("ignored").textContent = ignored.length

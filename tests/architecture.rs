@@ -465,7 +465,7 @@ fn function_lengths() -> Vec<(String, usize)> {
 #[test]
 fn functions_stay_short() {
     const LIMIT: usize = 120;
-    const TO_SPLIT: &[(&str, usize)] = &[("analysis/mod.rs:analyse_subject", 197)];
+    const TO_SPLIT: &[(&str, usize)] = &[("analysis/mod.rs:analyse_subject", 146)];
     const TEMPLATES: &[&str] = &[
         "codegen/memory.rs:typed_memory",
         "codegen/lookup.rs:common_items",
