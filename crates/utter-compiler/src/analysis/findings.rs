@@ -12,7 +12,7 @@ use crate::memo::Memo;
 use crate::validate::Checked;
 
 /// The findings of the variant analysis of `checked`, whose usable
-/// responses `registry` holds ([`crate::lower_usable`]: with errors in the
+/// responses `registry` holds ([`crate::Agent::usable_registry`]: with errors in the
 /// project, an error elsewhere cannot change what they deliver, and a broken
 /// response is not analysed, so no cascade). Bundled responses are not the
 /// project's to fix.
