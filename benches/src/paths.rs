@@ -95,14 +95,25 @@ pub fn typed_deliver<const OPAQUE: bool>(case: &str, name: &str, iterations: usi
     let mut sum = 0;
     for _ in 0..iterations {
         let view = opaque::<OPAQUE, _>(&memory).view(generated::typed::Skill::Bench);
-        sum += match black_box(response) {
-            Some(r) => view.deliver(r).text.len(),
-            None => generated::typed::deliver_name(black_box(name), &view.context())
-                .text
-                .len(),
-        };
+        sum += delivered_len(&view, black_box(response), name);
     }
     sum
+}
+
+/// The length of what `view` delivers for `response` (by `name` when the
+/// agent has no such response): what each typed delivery loop adds up.
+#[inline(always)]
+fn delivered_len(
+    view: &generated::typed::View<'_>,
+    response: Option<generated::typed::Response>,
+    name: &str,
+) -> usize {
+    match response {
+        Some(r) => view.deliver(r).text.len(),
+        None => generated::typed::deliver_name(black_box(name), &view.context())
+            .text
+            .len(),
+    }
 }
 
 /// [`typed_deliver`] with the view made once and opaque on every
@@ -116,13 +127,7 @@ pub fn typed_deliver_view(case: &str, name: &str, iterations: usize) -> usize {
     let view = memory.view(generated::typed::Skill::Bench);
     let mut sum = 0;
     for _ in 0..iterations {
-        let view = black_box(&view);
-        sum += match black_box(response) {
-            Some(r) => view.deliver(r).text.len(),
-            None => generated::typed::deliver_name(black_box(name), &view.context())
-                .text
-                .len(),
-        };
+        sum += delivered_len(black_box(&view), black_box(response), name);
     }
     sum
 }
