@@ -2,6 +2,7 @@
 //! states by entry name (another version's witness), and examples piece by
 //! piece, each by the runtime's own program.
 
+use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 use utter::{Context, SlotMemory};
@@ -102,9 +103,10 @@ impl<'r> Encoded<'r> {
     /// What `state` delivers in `view` (see [`deliver_state`]): the
     /// variant of the first condition that holds, else the default.
     pub fn deliver(&self, view: Option<&str>, state: &[(&str, &str, &utter::Value)]) -> String {
-        let chosen = self.first_holding(view, state, &self.conditions);
-        let choice = utter::program::Choice::Compiled(chosen.or(self.default));
-        self.deliver_choice(view, state, choice)
+        self.deliver_with(view, state, |ctx| {
+            let chosen = self.conditions.first_holding(&self.registry.entries, ctx);
+            utter::program::Choice::Compiled(chosen.or(self.default))
+        })
     }
 
     /// What `state` delivers in `view` when `choice` (see
@@ -115,13 +117,24 @@ impl<'r> Encoded<'r> {
         state: &[(&str, &str, &utter::Value)],
         choice: utter::program::Choice,
     ) -> String {
+        self.deliver_with(view, state, |_| choice)
+    }
+
+    /// What `state` delivers in `view`, the variant chosen by `choose` in
+    /// the same view of memory (built once).
+    fn deliver_with(
+        &self,
+        view: Option<&str>,
+        state: &[(&str, &str, &utter::Value)],
+        choose: impl FnOnce(&Context<'_>) -> utter::program::Choice,
+    ) -> String {
         let Some(program) = &self.program else {
             return self.name.to_owned();
         };
         with_state(self.registry, view, state, |ctx| {
             program
                 .program()
-                .deliver_selected(0, choice, &self.registry.entries, ctx)
+                .deliver_selected(0, choose(ctx), &self.registry.entries, ctx)
                 .text
                 .into_owned()
         })
@@ -165,7 +178,7 @@ pub enum ExamplePiece {
 
 /// How an example fills the placeholders a witness leaves unset.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Filling {
+pub enum Filling<'a> {
     /// As the witness leaves them: the text that memory delivers exactly.
     AsWitnessed,
     /// Reading naturally: each placeholder entry the witness leaves unset
@@ -174,7 +187,21 @@ pub enum Filling {
     /// ⟨customer_name⟩`), a categorical entry its first declared value, an
     /// int 2, a float 2.5 (as the agent writes it), a bool `True`. What
     /// stays unset (a list, an entry the view cannot read) shows so.
-    Natural,
+    Natural {
+        /// The entries the response's conditions read ([`conditions_read`],
+        /// once per response).
+        conditions_read: &'a BTreeSet<usize>,
+    },
+}
+
+/// The entries any condition of `response` reads.
+pub fn conditions_read(response: &crate::lower::Response) -> BTreeSet<usize> {
+    response
+        .variants
+        .iter()
+        .filter_map(|v| v.condition.as_ref())
+        .flat_map(|c| c.refs().into_iter().copied())
+        .collect()
 }
 
 /// The text variant `variant` of response number `response` delivers
@@ -185,19 +212,13 @@ pub fn example(
     (response, variant): (usize, usize),
     view: Option<&str>,
     witness: &Witness,
-    filling: Filling,
+    filling: Filling<'_>,
 ) -> Vec<ExamplePiece> {
     let mut state = named_state(registry, witness);
-    if filling == Filling::AsWitnessed {
+    let Filling::Natural { conditions_read } = filling else {
         return pieces_under(registry, response, variant, view, &state);
-    }
+    };
     let r = &registry.responses[response];
-    let conditions_read: std::collections::BTreeSet<usize> = r
-        .variants
-        .iter()
-        .filter_map(|v| v.condition.as_ref())
-        .flat_map(|c| c.refs().into_iter().copied())
-        .collect();
     let mut samples: Vec<(usize, utter::Value)> = Vec::new();
     for piece in &r.variants[variant].pieces {
         let ids: &[usize] = match piece {

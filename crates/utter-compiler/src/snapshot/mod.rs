@@ -27,8 +27,8 @@ use crate::analysis::{self, Verdict, Why, Witness, describe_witness};
 use crate::diagnostics::escape::{escape, quote};
 use crate::lower::Registry;
 pub use deliver::{
-    Encoded, ExamplePiece, Filling, deliver_state, deliver_witness, example, example_line,
-    example_text,
+    Encoded, ExamplePiece, Filling, conditions_read, deliver_state, deliver_witness, example,
+    example_line, example_text,
 };
 
 /// The first lines of every snapshot.
@@ -199,6 +199,8 @@ fn view_with(
 ) -> ResponseView {
     let (verdicts, may_be_unset) = (&analysis.variants, &analysis.may_be_unset);
     let response = &registry.responses[index];
+    // Once per response: an example per variant asks it.
+    let read = conditions_read(response);
     let variants = verdicts
         .iter()
         .enumerate()
@@ -223,9 +225,17 @@ fn view_with(
             let delivered = witness
                 .as_ref()
                 .map(|w| example_text(&example(registry, at, view, w, Filling::AsWitnessed)));
-            let example = witness
-                .as_ref()
-                .map(|w| example(registry, at, view, w, Filling::Natural));
+            let example = witness.as_ref().map(|w| {
+                example(
+                    registry,
+                    at,
+                    view,
+                    w,
+                    Filling::Natural {
+                        conditions_read: &read,
+                    },
+                )
+            });
             VariantView {
                 index: i,
                 wording: variant.wording,
