@@ -33,7 +33,13 @@ pub fn pick(variants: &'static [Variant], selected: Option<usize>) -> Selected {
 /// Delivers the variant of response `name` that its generated `select`
 /// picked, rendered from `reader` by the variant's generated writer when
 /// it has one, else piece by piece.
-#[inline]
+///
+/// In line in the caller with `select`: a literal variant is a handful of
+/// stores, and the [`Delivery`] of a variant that does not rephrase drops
+/// without a call. A text with placeholders is made out of line
+/// (`interpolated`), so the caller does not grow by the writer's code.
+#[allow(clippy::inline_always)]
+#[inline(always)]
 pub fn deliver<R: Reader>(
     name: &'static str,
     entries: &'static [Entry],
@@ -43,22 +49,9 @@ pub fn deliver<R: Reader>(
 ) -> Delivery<'static> {
     let delivery = match selected {
         Some((index, variant)) => {
-            // The writer is looked up only for a text with placeholders,
-            // and only such a text has filled values for the fact guard.
             let (text, guard) = match variant.literal {
                 Some(text) => (Cow::Borrowed(text), FactGuard::default()),
-                None => {
-                    let text = match Writer::of(variant, shapes) {
-                        Some(write) => Cow::Owned(written(write, reader, variant.capacity)),
-                        None => render(variant.pieces, entries, reader),
-                    };
-                    let guard = if variant.rephrase {
-                        crate::template::fact_guard(variant.pieces, entries, reader)
-                    } else {
-                        FactGuard::default()
-                    };
-                    (text, guard)
-                }
+                None => interpolated(variant, entries, reader, shapes),
             };
             Delivery {
                 text,
@@ -80,6 +73,28 @@ pub fn deliver<R: Reader>(
         reader.skill_id(),
     );
     delivery
+}
+
+/// The text of a variant with placeholders, and what a rephrase of it must
+/// keep. The writer is looked up only here, and only such a text has
+/// filled values for the fact guard.
+#[inline]
+fn interpolated<R: Reader>(
+    variant: &'static Variant,
+    entries: &'static [Entry],
+    reader: &R,
+    shapes: impl FnOnce(usize) -> Option<WriteFn<R>>,
+) -> (Cow<'static, str>, FactGuard) {
+    let text = match Writer::of(variant, shapes) {
+        Some(write) => Cow::Owned(written(write, reader, variant.capacity)),
+        None => render(variant.pieces, entries, reader),
+    };
+    let guard = if variant.rephrase {
+        crate::template::fact_guard(variant.pieces, entries, reader)
+    } else {
+        FactGuard::default()
+    };
+    (text, guard)
 }
 
 /// [`deliver`] without rendering: a [`Rendered`] that writes the text

@@ -224,7 +224,8 @@ mod tests {
                 filled: vec![
                     crate::Filled::new("session.card.last_four", "4242"),
                     crate::Filled::new("session.card.speed", "rush"),
-                ],
+                ]
+                .into(),
             },
             ..delivery(
                 "Your card ending 4242 ships via rush delivery in 2 days.",

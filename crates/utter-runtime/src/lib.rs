@@ -39,7 +39,9 @@ pub use delivery::{AsyncRephraser, Delivery, RephraseOutcome, Rephraser, Spoken}
 pub use dialect::Dialect;
 pub use explain::{ConditionOutcome, Explanation};
 pub use format::{py_str, write_py_repr, write_py_str};
-pub use guard::{FactGuard, FactRefusal, Filled, Shown, check as check_facts, figures};
+pub use guard::{
+    FactGuard, FactRefusal, Filled, FilledValues, Shown, check as check_facts, figures,
+};
 pub use memory::{
     Context, Entry, EntryKey, MapMemory, Memory, Reader, SetMemory, SkillId, SlotMemory,
     UnknownResponse, UnknownSkill, Visibility, find_entry,

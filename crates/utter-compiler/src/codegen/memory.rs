@@ -386,7 +386,8 @@ pub fn typed_memory(decls: &[MemoryDecl]) -> TokenStream {
             }
 
             /// Delivers `response` (one allocation when the text is interpolated).
-            #[inline]
+            #[allow(clippy::inline_always)]
+            #[inline(always)]
             #[must_use]
             pub fn deliver(&self, response: Response) -> ::utter::Delivery<'static> {
                 if let ::core::option::Option::Some(delivery) = __utter_compiled::RELOAD.deliver(response.index(), self) {

@@ -232,7 +232,8 @@ fn entry_points(select: TokenStream, shapes: TokenStream) -> TokenStream {
         #select
 
         /// [`deliver`] through the generated writers: what the typed view calls.
-        #[inline]
+        #[allow(clippy::inline_always)]
+        #[inline(always)]
         pub fn deliver_view<R: Reader>(response: usize, r: &R) -> Delivery<'static> {
             deliver_compiled(NAMES[response], &ENTRIES, r, select(response, r), writer::<R>)
         }

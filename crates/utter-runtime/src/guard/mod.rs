@@ -31,7 +31,7 @@ pub enum FactGuard {
     /// values filled into placeholders, must be in the rephrased text.
     On {
         /// Each value filled into a placeholder, in order.
-        filled: Vec<Filled>,
+        filled: FilledValues,
     },
     /// Not guarded: the caller relaxed it for this delivery
     /// ([`Delivery::relax_fact_guard`](crate::Delivery::relax_fact_guard)).
@@ -40,7 +40,38 @@ pub enum FactGuard {
 
 impl Default for FactGuard {
     fn default() -> Self {
-        FactGuard::On { filled: Vec::new() }
+        FactGuard::On {
+            filled: FilledValues::default(),
+        }
+    }
+}
+
+/// The values filled into a delivered text's placeholders, in order: a
+/// slice to read. None at all (most deliveries: a literal text, a variant
+/// that does not rephrase) is one null pointer, so a [`Delivery`] of such a
+/// variant is built and dropped without a call.
+///
+/// [`Delivery`]: crate::Delivery
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FilledValues(Option<Box<[Filled]>>);
+
+impl std::ops::Deref for FilledValues {
+    type Target = [Filled];
+
+    fn deref(&self) -> &[Filled] {
+        self.0.as_deref().unwrap_or_default()
+    }
+}
+
+impl From<Vec<Filled>> for FilledValues {
+    fn from(values: Vec<Filled>) -> Self {
+        FilledValues((!values.is_empty()).then(|| values.into_boxed_slice()))
+    }
+}
+
+impl FromIterator<Filled> for FilledValues {
+    fn from_iter<I: IntoIterator<Item = Filled>>(values: I) -> Self {
+        Vec::from_iter(values).into()
     }
 }
 
@@ -190,7 +221,7 @@ pub fn figures(text: &str) -> Vec<String> {
 /// Each value a variant's resolved pieces filled in, with its entry.
 pub(crate) fn filled_values<'p, 'v>(
     pieces: impl IntoIterator<Item = Resolved<'p, 'v>>,
-) -> Vec<Filled> {
+) -> FilledValues {
     pieces
         .into_iter()
         .filter_map(|piece| match piece {

@@ -448,3 +448,22 @@ fn a_value_read_in_place_reads_as_the_value_alone() {
     // 60 when written: the test must keep seeing values read in place.
     assert!(in_place >= 50, "only {in_place} values were read in place");
 }
+
+#[test]
+fn no_filled_values_are_no_allocation_and_read_as_an_empty_slice() {
+    // What keeps a delivery that does not rephrase free to build and drop
+    // in line: its guard holds a null pointer, never an empty box.
+    let none = FilledValues::from(Vec::new());
+    assert!(none.0.is_none());
+    assert_eq!(none, FilledValues::default());
+    assert!(none.is_empty());
+    assert_eq!(size_of::<FilledValues>(), 2 * size_of::<usize>());
+    let some: FilledValues = [value("t.a", "4242"), value("t.b", "rush")]
+        .into_iter()
+        .collect();
+    assert_eq!(
+        some.iter().map(|f| f.value.as_str()).collect::<Vec<_>>(),
+        ["4242", "rush"]
+    );
+    assert_eq!(some.len(), 2);
+}

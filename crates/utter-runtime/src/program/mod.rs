@@ -494,7 +494,7 @@ impl<'a> Program<'a> {
         variant: CompactVariant,
         entries: &[Entry<N, V>],
         reader: &R,
-    ) -> Vec<crate::Filled> {
+    ) -> crate::FilledValues {
         crate::guard::filled_values(self.resolved(variant.0, entries, reader))
     }
 
