@@ -5,8 +5,8 @@ use std::io::Write as _;
 use std::path::Path;
 use std::process::ExitCode;
 
-use utter::{Context, SlotMemory};
-use utter_compiler::Interpreter;
+use utter::json::RefusedValues;
+use utter_compiler::{Interpreter, Request, RequestError};
 
 use crate::args::Globals;
 use crate::fatal::Fatal;
@@ -33,39 +33,49 @@ pub fn cmd_deliver_batch(dir: &Path, globals: Globals) -> Result<ExitCode, Fatal
     Ok(ExitCode::SUCCESS)
 }
 
-/// One `deliver-batch` request answered.
+/// One `deliver-batch` request answered. A value its entry does not take
+/// is left out and listed under `refused` with the entries the agent does
+/// not declare, as the reference engine leaves out a value a slot refuses.
 fn deliver_request(interpreter: &Interpreter<'_>, line: &str) -> serde_json::Value {
-    let registry = interpreter.registry();
     let request: serde_json::Value = match serde_json::from_str(line) {
         Ok(r) => r,
         Err(e) => return serde_json::json!({"error": format!("not a JSON request: {e}")}),
     };
-    let response = request["response"].as_str().unwrap_or_default();
-    let skill = request["skill"].as_str();
-    let assignments = match utter::json::memory_assignments_from(request["memory"].clone()) {
-        Ok(a) => a,
-        Err(e) => return serde_json::json!({"error": format!("memory: {e}")}),
+    let memory = match &request["memory"] {
+        serde_json::Value::Null => String::new(),
+        memory => memory.to_string(),
     };
-    let mut memory = SlotMemory::new(&registry.entries);
-    let mut refused = Vec::new();
-    for a in assignments {
-        if let Err(e) = memory.set(&a.namespace, &a.entry, a.value) {
-            refused.push(e.to_string());
-        }
-    }
-    let ctx = match skill {
-        Some(s) => match Context::for_skill_id(&memory, s, &registry.skills) {
-            Ok(ctx) => ctx,
-            Err(e) => return serde_json::json!({"error": e.to_string()}),
-        },
-        None => Context::new(&memory),
+    let answer = interpreter.answer(&Request {
+        response: request["response"].as_str().unwrap_or_default(),
+        skill: request["skill"].as_str(),
+        memory: &memory,
+        refused_values: RefusedValues::Collect,
+        explain: false,
+    });
+    let answer = match answer {
+        Ok(answer) => answer,
+        Err(RequestError::Memory(e)) => return serde_json::json!({"error": format!("memory: {e}")}),
+        Err(e) => return serde_json::json!({"error": e.to_string()}),
     };
-    let d = interpreter.deliver(response, &ctx);
+    let registry = interpreter.registry();
+    let undeclared = answer.not_stored.undeclared.iter();
+    let mut refused: Vec<(usize, String)> = undeclared
+        .map(|a| (a.offset, registry.undeclared_entry(&a.namespace, &a.entry)))
+        .chain(
+            answer
+                .not_stored
+                .refused
+                .iter()
+                .map(|e| (e.offset, e.message.clone())),
+        )
+        .collect();
+    refused.sort();
+    let d = answer.delivery;
     serde_json::json!({
         "text": d.text,
         "variant": d.variant,
         "rephrase": d.rephrase,
         "fallback": d.fallback,
-        "refused": refused,
+        "refused": refused.into_iter().map(|(_, message)| message).collect::<Vec<_>>(),
     })
 }

@@ -7,7 +7,6 @@ use std::io::Write as _;
 use std::path::Path;
 use std::process::ExitCode;
 
-use utter::Context;
 use utter_compiler::Registry;
 use utter_compiler::analysis::Witness;
 use utter_compiler::diagnostics::did_you_mean_hint;
@@ -171,13 +170,6 @@ pub fn json(registry: &Registry, index: usize, view: Option<&str>) -> Json {
             fields
         }).collect::<Vec<_>>(),
     })
-}
-
-/// `render --explain`: each condition's outcome for `ctx` and why the
-/// delivered variant won.
-pub fn why_delivered(registry: &Registry, name: &str, ctx: &Context<'_>) -> String {
-    // The explanation escapes the agent's strings itself.
-    registry.explain(name, ctx).to_string()
 }
 
 pub fn cmd_explain(

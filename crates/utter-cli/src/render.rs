@@ -4,14 +4,15 @@ use std::io::Write as _;
 use std::path::Path;
 use std::process::ExitCode;
 
-use utter::{Context, SlotMemory};
+use utter::json::RefusedValues;
 use utter_compiler::diagnostics::did_you_mean_hint;
 use utter_compiler::diagnostics::escape::escape;
 
 use crate::args::{Globals, RenderArgs, RenderFormat};
 use crate::fatal::Fatal;
 use crate::open::{known_skill, read_memory_text, registry_or_errors};
-use crate::{explain, output};
+use crate::output;
+use utter_compiler::{Request, RequestError};
 
 /// `utter render`: one response delivered for a memory given as JSON.
 pub(crate) fn cmd_render(args: &RenderArgs, globals: Globals) -> Result<ExitCode, Fatal> {
@@ -23,40 +24,39 @@ pub(crate) fn cmd_render(args: &RenderArgs, globals: Globals) -> Result<ExitCode
         return Ok(ExitCode::from(1));
     };
     known_skill(&registry, skill)?;
-    let mut memory = SlotMemory::new(&registry.entries);
-    if let Some(path) = memory_file {
-        let label = if path == Path::new("-") {
-            "<stdin>".to_owned()
-        } else {
-            path.display().to_string()
-        };
-        let text = read_memory_text(path)?;
-        let undeclared = memory
-            .load_document(&text)
-            .map_err(|e| Fatal(format!("{label}:{e}")))?;
-        for a in undeclared {
-            eprintln!(
-                "warning: {}",
-                escape(&format!(
-                    "{label}:{}:{}: {}",
-                    a.line,
-                    a.column,
-                    registry.undeclared_entry(&a.namespace, &a.entry)
-                ))
-            );
-        }
-    }
-    let ctx = match skill {
-        Some(skill) => Context::for_skill_id(&memory, skill, &registry.skills)
-            .map_err(|e| Fatal(e.to_string()))?,
-        None => Context::new(&memory),
+    let (label, text) = match memory_file {
+        Some(path) if path == Path::new("-") => ("<stdin>".to_owned(), read_memory_text(path)?),
+        Some(path) => (path.display().to_string(), read_memory_text(path)?),
+        None => (String::new(), String::new()),
     };
     let interpreter = registry.interpreter();
-    let delivery = interpreter.deliver(response, &ctx);
+    let request = Request {
+        response,
+        skill,
+        memory: &text,
+        refused_values: RefusedValues::Stop,
+        explain,
+    };
+    let answer = interpreter.answer(&request).map_err(|e| match e {
+        RequestError::Memory(e) => Fatal(format!("{label}:{e}")),
+        RequestError::Skill(e) => Fatal(e.to_string()),
+    })?;
+    for a in &answer.not_stored.undeclared {
+        eprintln!(
+            "warning: {}",
+            escape(&format!(
+                "{label}:{}:{}: {}",
+                a.line,
+                a.column,
+                registry.undeclared_entry(&a.namespace, &a.entry)
+            ))
+        );
+    }
     // Text: the explanation on stderr (stdout is the delivered text);
-    // JSON: the `explanation` key of the one object on stdout.
-    if explain && matches!(format, RenderFormat::Text) {
-        eprint!("{}", explain::why_delivered(&registry, response, &ctx));
+    // JSON: the `explanation` key of the one object on stdout. It
+    // escapes the agent's strings itself.
+    if let (Some(explanation), RenderFormat::Text) = (&answer.explanation, format) {
+        eprint!("{explanation}");
     }
     if registry.response(response).is_none() {
         // Delivered as the engine does (the name itself), but said.
@@ -71,11 +71,12 @@ pub(crate) fn cmd_render(args: &RenderArgs, globals: Globals) -> Result<ExitCode
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     match format {
-        RenderFormat::Text => writeln!(out, "{}", delivery.text)?,
-        RenderFormat::Json => {
-            let explanation = explain.then(|| registry.explain(response, &ctx));
-            writeln!(out, "{}", output::delivery(&delivery, explanation.as_ref()))?;
-        }
+        RenderFormat::Text => writeln!(out, "{}", answer.delivery.text)?,
+        RenderFormat::Json => writeln!(
+            out,
+            "{}",
+            output::delivery(&answer.delivery, answer.explanation.as_ref())
+        )?,
     }
     Ok(ExitCode::SUCCESS)
 }

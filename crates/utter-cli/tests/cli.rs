@@ -217,6 +217,71 @@ fn render_delivers_text_and_json() {
     );
 }
 
+/// `deliver-batch` answers a line per request as `render` does, but a
+/// value its entry does not take is left out and listed (the reference
+/// engine leaves it out), where `render` refuses the document.
+#[test]
+fn deliver_batch_answers_each_line_and_lists_refused_values() {
+    use std::io::Write as _;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_utter"))
+        .args(["deliver-batch", &example()])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("utter runs");
+    let requests = [
+        r#"{"response": "utter_card_replacement_fee", "skill": "card_replace", "memory": {"card_replace": {"replacement_reason": "lost", "replacement_fee": "seven"}, "project": {"customer_nam": "Ada"}}}"#,
+        r#"{"response": "utter_card_replacement_fee", "skill": "card_replace", "memory": {"card_replace": {"replacement_reason": "lost", "replacement_fee": 7.5}}}"#,
+        r#"{"response": "utter_goodbye", "skill": "card_replac"}"#,
+        "not json",
+    ];
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin
+        .write_all((requests.join("\n") + "\n").as_bytes())
+        .unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().expect("answers");
+    assert_eq!(out.status.code(), Some(0));
+    let answers: Vec<serde_json::Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(answers.len(), 4);
+    // The fee `seven` is left out: the variant without a fee is delivered.
+    assert_eq!(
+        answers[0]["refused"].as_array().map(Vec::len),
+        Some(2),
+        "{}",
+        answers[0]
+    );
+    assert!(
+        answers[0]["refused"][1]
+            .as_str()
+            .unwrap()
+            .contains("customer_name")
+    );
+    assert_eq!(
+        answers[1]["text"],
+        "A fee of $7.5 applies for lost-card replacement."
+    );
+    assert_eq!(answers[1]["refused"], serde_json::json!([]));
+    assert!(
+        answers[2]["error"]
+            .as_str()
+            .unwrap()
+            .contains("card_replace"),
+        "{}",
+        answers[2]
+    );
+    assert!(
+        answers[3]["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("not a JSON request")
+    );
+    assert_ne!(answers[0]["text"], answers[1]["text"]);
+}
+
 #[test]
 fn render_refuses_bad_input() {
     let dir = project(

@@ -73,6 +73,8 @@ mod guide_cli_and_ci {}
 pub use agent::{Agent, CheckCache, Options as OpenOptions};
 pub use diagnostics::{Finding, Severity, SourceFile, codes};
 pub use interpret::Interpreter;
+#[cfg(feature = "serde")]
+pub use interpret::{Answer, Request, RequestError};
 pub use load::project::{ProjectFiles, ReadError};
 pub use lower::{Registry, ResponseIndex};
 pub use strict::RegistryError;

@@ -19,11 +19,12 @@
 //! `{"error": "..."}`. Nothing is ever markup: the page writes every
 //! string as text, and the report is escaped by the compiler.
 
-use serde_json::{Map, Value as Json, json};
-use utter::{Context, SlotMemory};
+use serde_json::{Value as Json, json};
+use utter::json::RefusedValues;
 use utter_compiler::load::project::is_agent_file;
 use utter_compiler::{
-    Agent, CheckCache, Checked, Finding, OpenOptions, ProjectFiles, Registry, snapshot,
+    Agent, CheckCache, Checked, Finding, OpenOptions, ProjectFiles, Registry, Request,
+    RequestError, snapshot,
 };
 
 pub mod abi;
@@ -134,55 +135,40 @@ fn render(agent: &Agent, request: &Json) -> Result<Json, String> {
         .as_str()
         .ok_or("the request has no `response`")?;
     let skill = request["skill"].as_str().filter(|s| !s.is_empty());
-    let mut memory = SlotMemory::new(&registry.entries);
-    let mut answer = Map::new();
-    let text = request["memory"].as_str().unwrap_or_default();
-    if !text.trim().is_empty() {
-        match memory.load_document(text) {
-            Ok(undeclared) => {
-                answer.insert(
-                    "memory_warnings".into(),
-                    undeclared
-                        .iter()
-                        .map(|a| {
-                            json!({
-                                "line": a.line,
-                                "column": a.column,
-                                "message": registry.undeclared_entry(&a.namespace, &a.entry),
-                            })
-                        })
-                        .collect(),
-                );
-            }
-            Err(e) => {
-                answer.insert(
-                    "memory_error".into(),
-                    json!({ "line": e.line, "column": e.column, "message": e.message }),
-                );
-                return Ok(Json::Object(answer));
-            }
-        }
-    }
-    let ctx = match skill {
-        Some(skill) => {
-            Context::for_skill_id(&memory, skill, &registry.skills).map_err(|e| e.to_string())?
-        }
-        None => Context::new(&memory),
-    };
     let interpreter = registry.interpreter();
-    let delivery = interpreter.deliver(name, &ctx);
-    answer.insert(
-        "delivery".into(),
-        serde_json::to_value(&delivery).map_err(|e| e.to_string())?,
-    );
-    answer.insert(
-        "why".into(),
-        json!(registry.explain(name, &ctx).to_string()),
-    );
+    let answer = interpreter.answer(&Request {
+        response: name,
+        skill,
+        memory: request["memory"].as_str().unwrap_or_default(),
+        refused_values: RefusedValues::Stop,
+        explain: true,
+    });
+    let answer = match answer {
+        Ok(answer) => answer,
+        Err(RequestError::Memory(e)) => {
+            return Ok(json!({
+                "memory_error": { "line": e.line, "column": e.column, "message": e.message },
+            }));
+        }
+        Err(e) => return Err(e.to_string()),
+    };
+    let mut json = json!({
+        "delivery": serde_json::to_value(&answer.delivery).map_err(|e| e.to_string())?,
+        "why": answer.explanation.map(|why| why.to_string()),
+    });
+    json["memory_warnings"] = (answer.not_stored.undeclared.iter())
+        .map(|a| {
+            json!({
+                "line": a.line,
+                "column": a.column,
+                "message": registry.undeclared_entry(&a.namespace, &a.entry),
+            })
+        })
+        .collect();
     if let Some(index) = registry.responses.iter().position(|r| r.name == name) {
-        answer.insert("analysis".into(), analysis(registry, index, skill));
+        json["analysis"] = analysis(registry, index, skill);
     }
-    Ok(Json::Object(answer))
+    Ok(json)
 }
 
 /// The variant analysis of one response (what `utter explain` says), in

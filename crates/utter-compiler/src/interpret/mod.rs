@@ -8,6 +8,12 @@ use utter::{Context, Delivery, EvalError, Explanation};
 use crate::condition::Expr;
 use crate::lower::Registry;
 
+#[cfg(feature = "serde")]
+mod request;
+
+#[cfg(feature = "serde")]
+pub use request::{Answer, Request, RequestError};
+
 impl Registry {
     /// Evaluates a condition (a `when:` trigger, say) with the runtime's
     /// evaluator: whether its value is truthy, or why it cannot be evaluated.

@@ -267,8 +267,28 @@ pub trait FromJson: crate::SetMemory + Default {
 
 impl<M: crate::SetMemory + Default> FromJson for M {}
 
-/// Reads a memory document into a registry's [`crate::SlotMemory`] as
-/// `utter render --memory` reads it.
+/// What to do with a value its entry's declared type does not take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RefusedValues {
+    /// The document is an error at that value's key (what a person
+    /// rendering a response wants to hear).
+    Stop,
+    /// The value is not stored and is listed; the rest is read (what the
+    /// reference engine does with a value a slot refuses).
+    Collect,
+}
+
+/// What a memory document set that the memory did not store.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct NotStored {
+    /// Entries the registry does not declare: they cannot be read.
+    pub undeclared: Vec<LocatedAssignment>,
+    /// Values their entry's type does not take, at their key
+    /// ([`RefusedValues::Collect`] only).
+    pub refused: Vec<JsonError>,
+}
+
+/// Reads a memory document into a registry's [`crate::SlotMemory`].
 impl<S: AsRef<str>, V> crate::SlotMemory<'_, S, V> {
     /// Sets every entry `text` names. A value of another type than the
     /// declared one is an error at its key (the entries before it are
@@ -286,22 +306,43 @@ impl<S: AsRef<str>, V> crate::SlotMemory<'_, S, V> {
     where
         V: AsRef<[T]>,
     {
-        let mut undeclared = Vec::new();
+        Ok(self.read_document(text, RefusedValues::Stop)?.undeclared)
+    }
+
+    /// Sets every entry `text` names; a refused value stops the reading or
+    /// is listed, as `refused` says.
+    ///
+    /// # Errors
+    /// What [`parse_located`] refuses; with [`RefusedValues::Stop`], a
+    /// value the entry's declared type does not take.
+    pub fn read_document<T: AsRef<str>>(
+        &mut self,
+        text: &str,
+        refused: RefusedValues,
+    ) -> Result<NotStored, JsonError>
+    where
+        V: AsRef<[T]>,
+    {
+        let mut not_stored = NotStored::default();
         for a in parse_located(text)? {
             match self.set(&a.namespace, &a.entry, a.value.clone()) {
                 Ok(()) => {}
-                Err(crate::SetError::Undeclared { .. }) => undeclared.push(a),
+                Err(crate::SetError::Undeclared { .. }) => not_stored.undeclared.push(a),
                 Err(error) => {
-                    return Err(JsonError {
+                    let at = JsonError {
                         offset: a.offset,
                         line: a.line,
                         column: a.column,
                         message: error.to_string(),
-                    });
+                    };
+                    match refused {
+                        RefusedValues::Stop => return Err(at),
+                        RefusedValues::Collect => not_stored.refused.push(at),
+                    }
                 }
             }
         }
-        Ok(undeclared)
+        Ok(not_stored)
     }
 }
 
