@@ -28,6 +28,7 @@ mod equalities;
 mod findings;
 mod tally;
 mod unset;
+mod walk;
 
 pub use budget::{Budget, PROJECT_WORK_BUDGET, RESPONSE_WORK_BUDGET};
 pub use findings::findings;
@@ -42,8 +43,9 @@ use crate::condition::Expr;
 use crate::lower::Registry;
 use domain::read_domains;
 use equalities::Equalities;
-use tally::{conclude, fresh_tallies, initial_verdicts, stopped};
+use tally::{conclude, initial_verdicts, stopped};
 use utter::program::ProgramData;
+use walk::{Conditions, StateWalk};
 
 /// What the analysis says of one variant.
 #[derive(Clone, Debug, PartialEq)]
@@ -192,7 +194,7 @@ pub fn analyse(
 pub fn analyse_subject(subject: &Subject<'_>, view: Option<&str>, budget: &mut Budget) -> Analysed {
     let conditioned = &subject.conditioned;
     let mut verdicts = initial_verdicts(subject);
-    let mut may_be_unset: Vec<Vec<(String, Witness)>> = vec![Vec::new(); subject.variants];
+    let may_be_unset: Vec<Vec<(String, Witness)>> = vec![Vec::new(); subject.variants];
     if conditioned.is_empty() {
         return unconditioned(subject, view, verdicts, may_be_unset);
     }
@@ -223,7 +225,6 @@ pub fn analyse_subject(subject: &Subject<'_>, view: Option<&str>, budget: &mut B
         conditions: distinct,
         general,
     } = distinct_conditions(conditioned, &equalities.simple);
-    let program = data.program();
     // What a state costs: each distinct condition's operands, and setting
     // and looking up each entry read.
     let state_cost = 1
@@ -235,89 +236,34 @@ pub fn analyse_subject(subject: &Subject<'_>, view: Option<&str>, budget: &mut B
     let allowed = budget.left.min(RESPONSE_WORK_BUDGET);
     let mut spent = 0u64;
     let mut over_budget = false;
-    let mut distinct_outcomes: Vec<Result<bool, EvalError>> = Vec::with_capacity(distinct.len());
-    let mut memory = StateMemory(vec![None; subject.entries.len()]);
-    let mut witness: Vec<Option<Witness>> = vec![None; subject.variants];
-    // What the enumeration learns of each conditioned variant.
-    let mut tallies = fresh_tallies(&equalities.simple);
-    let mut outcomes: Vec<(usize, Result<bool, EvalError>)> = Vec::with_capacity(general.len());
-    let mut holding: Vec<usize> = Vec::new();
-    let mut unset_seen: Vec<Vec<String>> = vec![Vec::new(); subject.variants];
+    let conditions = Conditions {
+        equalities: &equalities,
+        distinct: &distinct,
+        general: &general,
+        program: data.program(),
+    };
+    let mut walk = StateWalk::new(subject, view, (&read, &domains), conditions, may_be_unset);
     let placeholders_read = placeholders_read(subject, &read);
     // Every variant that can be delivered has a witness: nothing is left to prove.
     let wanted = conditioned.len() + usize::from(subject.default.is_some());
-    let mut found = 0;
     let enumerated = for_each_state(&domains, |set| {
         spent += state_cost;
         if spent > allowed {
             over_budget = true;
             return false;
         }
-        for &id in &read {
-            memory.0[id] = None;
-        }
-        for &(d, c) in set {
-            memory.0[domains[d].0] = Some(&domains[d].1[c]);
-        }
-        let ctx = view_of(&memory, view, subject.skills);
-        distinct_outcomes.clear();
-        distinct_outcomes.extend(
-            distinct
-                .iter()
-                .map(|&(_, a)| program.evaluate(a, subject.entries, &ctx)),
-        );
-        outcomes.clear();
-        outcomes.extend(general.iter().map(|&(c, k)| (c, distinct_outcomes[k])));
-        holding.clear();
-        for &(d, v) in set {
-            holding.extend_from_slice(&equalities.holding[d][v]);
-        }
-        holding.extend(
-            outcomes
-                .iter()
-                .filter(|(_, o)| matches!(o, Ok(true)))
-                .map(|(c, _)| *c),
-        );
-        let winner = holding
-            .iter()
-            .min()
-            .map(|&c| conditioned[c].0)
-            .or(subject.default);
-        for &c in &holding {
-            tallies[c].held(winner.filter(|&w| w != conditioned[c].0));
-        }
-        for (c, outcome) in outcomes.drain(..) {
-            tallies[c].evaluated(outcome);
-        }
-        let state = || {
-            Witness(
-                set.iter()
-                    .map(|&(d, c)| (domains[d].0, domains[d].1[c].clone()))
-                    .collect(),
-            )
-        };
-        if let Some(w) = winner {
-            if witness[w].is_none() {
-                witness[w] = Some(state());
-                found += 1;
-            }
-            if !subject.pieces.is_empty() {
-                spent += subject.pieces[w].len() as u64;
-                record_unset(
-                    subject,
-                    w,
-                    &ctx,
-                    &state(),
-                    &mut unset_seen[w],
-                    &mut may_be_unset[w],
-                );
-            }
-        }
+        spent += walk.visit(set);
         // Whether a placeholder reading an entry the conditions read may be
         // unset is known only once every state is seen.
-        found < wanted || placeholders_read
+        walk.found < wanted || placeholders_read
     });
     budget.left -= spent.min(allowed);
+    let StateWalk {
+        tallies,
+        mut witness,
+        may_be_unset,
+        ..
+    } = walk;
     if over_budget {
         let seen = enumerated - 1;
         return stopped(
