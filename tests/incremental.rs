@@ -148,3 +148,168 @@ fn an_incremental_check_is_a_check_from_scratch() {
         "{reused_a_file} of {compared}"
     );
 }
+
+/// One response of a big root responses.yml, of one of the shapes people
+/// write (and some they should not).
+fn big_file_response(rng: &mut Rng, i: usize) -> String {
+    let name = format!("utter_r{i}");
+    match rng.below(14) {
+        10 => format!(
+            "  {name}:\n    - text: >\n        Folded {i}\n        text\n      condition: session.project.flag\n"
+        ),
+        11 => format!("  {name}:\n    - text: \"multi\n        line {i}\"\n"),
+        12 => format!("  {name}: [\"Flow {i}\", {{text: x}}]\n"),
+        13 => format!(
+            "  {name}:\n    - text: 'single {i}'\n      condition: 'session.project.count == {i}'\n"
+        ),
+        0 => format!(
+            "  {name}:\n    - text: \"Hi {{session.project.name}}, case {i}.\"\n      condition: session.project.count > {i}\n      metadata:\n        rephrase: true\n    - text: Case {i}.\n"
+        ),
+        1 => format!(
+            "  {name}:\n    - text: |\n        Line one of {i},\n        line two.\n\n    # a comment between\n    - text: Other {i}\n      condition: session.project.flag\n"
+        ),
+        2 => format!(
+            "  {name}:\n    - text: Wrong {i}\n      condition: session.project.nope == 1\n"
+        ),
+        3 => format!(
+            "  {name}:\n    - text: Broken {i}\n      condition: \"session.project.count >\"\n"
+        ),
+        4 => format!("  {name}: []\n"),
+        5 => format!("  {name}: &v{i}\n    - text: Shared {i}\n  utter_alias{i}: *v{i}\n"),
+        6 => format!("# a comment above {name}\n  {name}:\n    - Plain string {i}\n"),
+        7 => format!("  {name}:\n    - text: Twice {{count}} {i}\n    - text: Default {i}\n"),
+        _ => format!("  {name}:\n    - text: Response {i} for {{session.project.name}}.\n"),
+    }
+}
+
+/// An edit of one big file as someone typing has it: a key typed or
+/// deleted, a response pasted or cut, the YAML broken and mended.
+fn edit_big_file(rng: &mut Rng, text: &mut String, history: &[String]) {
+    const KEYS: &[&str] = &[
+        "a", "_", " ", ":", "\"", "#", "-", "1", "&x", "*x", "\t", "\n", "\r\n",
+    ];
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    match rng.below(10) {
+        // Mended: an earlier version back (undo).
+        0..=2 if !history.is_empty() => *text = rng.pick(history).clone(),
+        3 | 4 if !lines.is_empty() => {
+            // A block of lines pasted elsewhere (a response copied) or cut.
+            let from = rng.below(lines.len());
+            let to = (from + 1 + rng.below(4)).min(lines.len());
+            let block: String = lines[from..to].concat();
+            let mut rest: Vec<&str> = lines.clone();
+            if rng.chance(50) {
+                rest.drain(from..to);
+                *text = rest.concat();
+            } else {
+                let at = rng.below(lines.len() + 1);
+                *text = lines[..at].concat() + &block + &lines[at..].concat();
+            }
+        }
+        _ => {
+            let mut at = rng.below(text.len() + 1);
+            while !text.is_char_boundary(at) {
+                at -= 1;
+            }
+            if rng.chance(30) && at < text.len() {
+                let end = text[at..].chars().next().map_or(at, |c| at + c.len_utf8());
+                text.replace_range(at..end, "");
+            } else {
+                let key: &&str = rng.pick(KEYS);
+                text.insert_str(at, key);
+            }
+        }
+    }
+}
+
+/// Edits inside one big root responses.yml (as many Rasa agents keep every
+/// response): checked response by response and reusing the rest, yet
+/// exactly what a check from scratch gives, however the file is broken.
+#[test]
+fn an_edit_inside_one_big_file_is_a_check_from_scratch() {
+    let memory = "name:\n  type: text\ncount:\n  type: int\nflag:\n  type: bool\n";
+    let (mut compared, mut reused) = (0, 0);
+    for seed in 0..utter_synth::scaled(4) {
+        let mut rng = Rng::new(1000 + seed);
+        let mut text = if rng.chance(50) {
+            "version: \"3.1\"\n\nresponses:\n"
+        } else {
+            "responses:\n"
+        }
+        .to_owned();
+        for i in 0..40 {
+            text += &big_file_response(&mut rng, i);
+        }
+        if rng.chance(25) {
+            text = text.replace('\n', "\r\n");
+        }
+        let mut cache = CheckCache::new();
+        let mut history = Vec::new();
+        for step in 0..40 {
+            let files = vec![
+                ("memory.yml".to_owned(), memory.to_owned()),
+                ("responses.yml".to_owned(), text.clone()),
+            ];
+            let options = OpenOptions::default();
+            let incremental = Agent::from_files_with(
+                ProjectFiles::from_files(files.clone()),
+                options,
+                &mut cache,
+            );
+            let scratch = Agent::from_files(ProjectFiles::from_files(files), options);
+            let (a, b) = (outcome(&incremental), outcome(&scratch));
+            assert!(
+                a == b,
+                "seed {seed}, step {step}: the incremental check differs from a check from scratch: {}\nresponses.yml:\n{text}",
+                first_difference(&a, &b)
+            );
+            compared += 1;
+            reused += usize::from(cache.reused_responses() > 0);
+            history.push(text.clone());
+            edit_big_file(&mut rng, &mut text, &history);
+        }
+    }
+    // The file was often checked response by response, reusing the rest
+    // (an edit that breaks the plain shape, or the YAML, checks it whole:
+    // these edits break it often, and stay until undone).
+    assert!(reused > compared / 5, "{reused} of {compared}");
+}
+
+/// A key typed in one response of a big file reads and checks that
+/// response again, and takes every other one from the check before.
+#[test]
+fn a_key_typed_in_one_response_reuses_every_other() {
+    let mut text = "responses:\n".to_owned();
+    for i in 0..100 {
+        text += &format!(
+            "  utter_r{i}:\n    - text: Response {i}\n      condition: session.project.n > {i}\n    - text: Default {i}\n"
+        );
+    }
+    let memory = ("memory.yml".to_owned(), "n:\n  type: int\n".to_owned());
+    let mut cache = CheckCache::new();
+    let check = |text: &str, cache: &mut CheckCache| {
+        let files = vec![
+            memory.clone(),
+            ("responses.yml".to_owned(), text.to_owned()),
+        ];
+        let agent = Agent::from_files_with(
+            ProjectFiles::from_files(files),
+            OpenOptions::default(),
+            cache,
+        );
+        outcome(&agent)
+    };
+    check(&text, &mut cache);
+    let at = text.find("Response 50").expect("there") + "Response 5".len();
+    text.insert(at, '9');
+    let incremental = check(&text, &mut cache);
+    assert_eq!(cache.reused_responses(), 99);
+    let files = vec![memory.clone(), ("responses.yml".to_owned(), text.clone())];
+    let scratch = Agent::from_files(ProjectFiles::from_files(files), OpenOptions::default());
+    assert!(
+        incremental == outcome(&scratch),
+        "{}",
+        first_difference(&incremental, &outcome(&scratch))
+    );
+    assert!(incremental.1.contains("Response 590"));
+}

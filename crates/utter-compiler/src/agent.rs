@@ -66,6 +66,13 @@ impl CheckCache {
         self.units.reused()
     }
 
+    /// How many responses of the files that changed the last check took
+    /// from the one before instead of reading and checking them again (a
+    /// file of the plain shape is checked response by response).
+    pub fn reused_responses(&self) -> usize {
+        self.units.reused_responses()
+    }
+
     /// Starts a check of `files`: what was kept under another schema is
     /// dropped, and so is what the check before did not use.
     pub(crate) fn begin(&mut self, files: &ProjectFiles) {

@@ -83,6 +83,22 @@ impl Finding {
         self
     }
 
+    /// This finding of a text that began at byte `from`, line `from_line`,
+    /// of its file and begins at byte `to`, line `to_line` now (the text
+    /// begins a line both times, so columns stay).
+    pub(crate) fn moved(
+        &self,
+        (from, to): (usize, usize),
+        (from_line, to_line): (usize, usize),
+    ) -> Finding {
+        Finding {
+            span: moved(&self.span, from, to),
+            line: self.line - from_line + to_line,
+            end_line: self.end_line - from_line + to_line,
+            ..self.clone()
+        }
+    }
+
     /// Whether it fails the check.
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
@@ -135,6 +151,12 @@ pub struct SourceFile {
     /// Byte offset of every 64th character, so columns cost O(log n) even
     /// on a megabyte-long line.
     char_checkpoints: Vec<usize>,
+}
+
+/// `span`, of a text that began at byte `from` of its file and begins at
+/// `to` now.
+pub(crate) fn moved(span: &Range<usize>, from: usize, to: usize) -> Range<usize> {
+    span.start - from + to..span.end - from + to
 }
 
 /// Lines longer than this are reported without a source snippet.
@@ -444,6 +466,11 @@ impl HintBudget {
     /// What is left.
     pub(crate) fn left(&self) -> usize {
         self.0.get()
+    }
+
+    /// Leaves `left` again (work undone: a check that took another way).
+    pub(crate) fn reset(&self, left: usize) {
+        self.0.set(left);
     }
 
     /// Takes `spent` again (hints replayed from an earlier check) when more

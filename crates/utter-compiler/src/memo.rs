@@ -42,6 +42,11 @@ impl<K: Hash + Eq, V: Clone> Memo<K, V> {
         self.enabled
     }
 
+    /// Whether nothing is kept.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.kept.is_empty()
+    }
+
     /// Starts a check: what the check before did not use is dropped.
     pub(crate) fn turn(&mut self) {
         let before = self.check;

@@ -5,7 +5,7 @@ use std::ops::Range;
 
 use super::FileCx;
 use super::yaml::{Node, NodeKind, Resolved};
-use crate::diagnostics::{Severity, codes, did_you_mean};
+use crate::diagnostics::{Severity, codes, did_you_mean, moved};
 
 /// The keys a variant mapping may have.
 pub const VARIANT_KEYS: &[&str] = &["condition", "metadata", "text"];
@@ -60,6 +60,25 @@ pub struct RawResponse {
     /// A variant has an unknown key or a wrong shape: whether it was meant
     /// to be conditioned is unknown, so defaults are not counted (no cascade).
     pub malformed_variant: bool,
+}
+
+impl RawResponse {
+    /// This response as read from the same text moved from byte `from` of
+    /// its file to byte `to`.
+    pub(crate) fn moved(&self, from: usize, to: usize) -> RawResponse {
+        let mut response = self.clone();
+        response.name_span = moved(&self.name_span, from, to);
+        for variant in &mut response.variants {
+            variant.span = moved(&variant.span, from, to);
+            if let Some(node) = &mut variant.text_node {
+                node.move_spans(from, to);
+            }
+            if let ConditionField::Text { node, .. } = &mut variant.condition {
+                node.move_spans(from, to);
+            }
+        }
+        response
+    }
 }
 
 /// Walks the root node of a `responses.yml` file.

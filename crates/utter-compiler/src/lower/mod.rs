@@ -202,11 +202,13 @@ fn lower_only(
             let Some((units, lowered)) = memo.as_mut() else {
                 return lower_response(merged, line, &ids, &by_name);
             };
-            let Some(unit) = units.unit_id(&merged.file) else {
+            let Some(content) = units.content_id(&merged.raw, &merged.file) else {
                 return lower_response(merged, line, &ids, &by_name);
             };
-            let key = (unit, merged.raw.name.clone());
-            if let Some(kept) = lowered.get(&key) {
+            let key = (content, merged.raw.name.clone());
+            if let Some(mut kept) = lowered.get(&key) {
+                // The same lines, perhaps moved by an edit above them.
+                kept.line = line;
                 return kept;
             }
             let response = lower_response(merged, line, &ids, &by_name);

@@ -5,6 +5,7 @@ use crate::load::layout::{FileKind, file_of};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
+use super::by_response::{PartMemo, PartOutcome, check_by_response};
 use super::pass::{Pass, Unit};
 use super::responses::{CheckedConditions, validate_response};
 use super::schema::Schema;
@@ -44,6 +45,26 @@ pub(crate) struct UnitOutcome {
     hints_spent: usize,
 }
 
+impl UnitOutcome {
+    /// A file that parsed, checked response by response (its id and the
+    /// budgets it spent are set by [`unit_outcome`]).
+    pub(super) fn by_response(
+        source: SourceFile,
+        findings: Vec<Finding>,
+        responses: Vec<(Arc<load_responses::RawResponse>, Conditions)>,
+    ) -> Self {
+        UnitOutcome {
+            id: 0,
+            source: Some(source),
+            findings,
+            responses: Some(responses),
+            recovered: Vec::new(),
+            yaml_spent: YamlBudget::PROJECT,
+            hints_spent: 0,
+        }
+    }
+}
+
 /// The outcomes of `responses.yml` files kept from check to check (see
 /// [`crate::CheckCache`]): by label, with the text each is of.
 #[derive(Debug, Default)]
@@ -55,6 +76,13 @@ pub(crate) struct UnitMemo {
     ids: u64,
     /// Files whose outcome this check reused.
     reused: usize,
+    /// The outcomes of responses checked one by one (one big file).
+    responses: PartMemo,
+    /// Responses whose outcome this check reused.
+    reused_responses: usize,
+    /// The outcome id of each response (by its address) of this check that
+    /// was checked on its own: what its lowering is kept by.
+    content: std::collections::HashMap<usize, u64>,
 }
 
 impl UnitMemo {
@@ -71,8 +99,53 @@ impl UnitMemo {
             self.outcomes.clear();
         }
         self.outcomes.turn();
+        self.responses.turn(schema_changed);
         self.current.clear();
+        self.content.clear();
         self.reused = 0;
+        self.reused_responses = 0;
+    }
+
+    /// How many responses of changed files the check took from the one
+    /// before.
+    pub(crate) fn reused_responses(&self) -> usize {
+        self.reused_responses
+    }
+
+    /// The id the lowering of `raw` (of this check) is kept by.
+    pub(crate) fn content_id(
+        &self,
+        raw: &Arc<load_responses::RawResponse>,
+        label: &str,
+    ) -> Option<u64> {
+        let by_response = self.content.get(&(Arc::as_ptr(raw) as usize)).copied();
+        by_response.or_else(|| self.unit_id(label))
+    }
+
+    /// Counts the responses of a part this check reused.
+    pub(super) fn reused_part(&mut self, part: &PartOutcome) {
+        self.reused_responses += part.responses_len();
+    }
+
+    pub(super) fn next_id(&mut self) -> u64 {
+        self.ids += 1;
+        self.ids
+    }
+
+    pub(super) fn kept_part(&mut self, label: &str, lines: &str) -> Option<Arc<PartOutcome>> {
+        self.responses.get(label, lines)
+    }
+
+    pub(super) fn keep_part(&mut self, label: &str, lines: &str, outcome: Arc<PartOutcome>) {
+        if self.outcomes.is_enabled() {
+            self.responses.put(label, lines, outcome);
+        }
+    }
+
+    pub(super) fn note_content(&mut self, raw: &Arc<load_responses::RawResponse>, id: u64) {
+        if self.outcomes.is_enabled() {
+            self.content.insert(Arc::as_ptr(raw) as usize, id);
+        }
     }
 
     /// How many files the check took from the one before.
@@ -97,7 +170,8 @@ impl UnitMemo {
     }
 }
 
-type Conditions = Vec<Option<std::sync::Arc<crate::condition::Expr<crate::condition::MemoryRef>>>>;
+pub(super) type Conditions =
+    Vec<Option<std::sync::Arc<crate::condition::Expr<crate::condition::MemoryRef>>>>;
 
 /// Checks each unit's responses and merges them: a later definition
 /// replaces an earlier one (two project skills defining a name is a warning).
@@ -227,14 +301,20 @@ fn unit_outcome(
         findings: Vec::new(),
         yaml_budget: std::cell::Cell::new(yaml_before),
     };
-    let outcome = check_unit(&mut scratch, files, unit, label, bytes, schema);
+    // Response by response only where the next check can reuse it: a
+    // one-off check reads the file whole.
+    let by_response = memo
+        .outcomes
+        .is_enabled()
+        .then(|| check_by_response(&mut scratch, files, unit, (label, bytes), schema, memo));
+    let outcome = match by_response.flatten() {
+        Some(outcome) => outcome,
+        None => check_unit(&mut scratch, files, unit, label, bytes, schema),
+    };
     let yaml_after = scratch.yaml_budget.get();
     pass.yaml_budget.set(yaml_after);
     let outcome = Arc::new(UnitOutcome {
-        id: {
-            memo.ids += 1;
-            memo.ids
-        },
+        id: memo.next_id(),
         yaml_spent: yaml_before.spent_to(yaml_after),
         hints_spent: hints_before - schema.hints.left(),
         ..outcome
@@ -299,7 +379,7 @@ fn check_unit(
 
 /// In a Maestro agent the first entry of a response is delivered: a
 /// `condition` would be silently ignored there, so each one is an error.
-fn report_maestro_conditions(cx: &mut FileCx<'_>, raw: &load_responses::RawResponse) {
+pub(super) fn report_maestro_conditions(cx: &mut FileCx<'_>, raw: &load_responses::RawResponse) {
     for variant in &raw.variants {
         if let load_responses::ConditionField::Text { node, .. } = &variant.condition {
             cx.report_in(

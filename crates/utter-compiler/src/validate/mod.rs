@@ -4,6 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+mod by_response;
 mod files;
 mod memory_rules;
 mod merge;

@@ -152,6 +152,43 @@ impl YamlBudget {
         }
     }
 
+    /// Takes what a document costs; false (and nothing left) when it is
+    /// more than what is left.
+    pub(crate) fn take(&mut self, cost: YamlBudget) -> bool {
+        self.spend(cost.nodes, cost.bytes)
+    }
+
+    /// The cost of one document made of `parts`, parsed as documents of
+    /// their own, that share `shared` nodes (each part's root stands for
+    /// one node of the whole).
+    pub(crate) fn sum(parts: impl IntoIterator<Item = YamlBudget>, shared: usize) -> YamlBudget {
+        let mut total = YamlBudget { nodes: 0, bytes: 0 };
+        for part in parts {
+            total.nodes += part.nodes;
+            total.bytes += part.bytes;
+        }
+        total.nodes = total.nodes.saturating_sub(shared);
+        total
+    }
+
+    /// A cost of `nodes` nodes and `bytes` bytes.
+    pub(crate) fn of(nodes: usize, bytes: usize) -> YamlBudget {
+        YamlBudget { nodes, bytes }
+    }
+
+    /// This cost without `part` of it.
+    pub(crate) fn less(self, part: YamlBudget) -> YamlBudget {
+        YamlBudget {
+            nodes: self.nodes.saturating_sub(part.nodes),
+            bytes: self.bytes.saturating_sub(part.bytes),
+        }
+    }
+
+    /// The nodes, copies included.
+    pub(crate) fn nodes(self) -> usize {
+        self.nodes
+    }
+
     /// Takes `nodes` and `bytes`; false (and nothing left) when they are
     /// more than what is left.
     fn spend(&mut self, nodes: usize, bytes: usize) -> bool {
@@ -443,33 +480,42 @@ pub fn parse_embedded(
     offset: usize,
     budget: &mut YamlBudget,
 ) -> Result<Option<Node>, YamlError> {
-    fn shift(node: &mut Node, offset: usize) {
-        node.span = node.span.start + offset..node.span.end + offset;
-        match &mut node.kind {
-            NodeKind::Scalar(_) => {}
-            NodeKind::Seq(items) => items.iter_mut().for_each(|n| shift(n, offset)),
-            NodeKind::Map(pairs) => pairs.iter_mut().for_each(|(k, v)| {
-                shift(k, offset);
-                shift(v, offset);
-            }),
+    match parse_counted(text, offset) {
+        Ok(None) => Ok(None),
+        Ok(Some((root, cost))) => {
+            // Every document of a project draws on one budget.
+            if !budget.take(cost) {
+                return Err(over_budget(offset));
+            }
+            Ok(Some(root))
         }
+        Err(e) => Err(e),
     }
+}
+
+/// The error of a document the project's budget cannot pay for.
+pub(crate) fn over_budget(offset: usize) -> YamlError {
+    YamlError {
+        span: offset..offset,
+        message: format!(
+            "the project's YAML expands past {PROJECT_MAX_NODES} nodes or {PROJECT_MAX_BYTES} bytes in all; \
+             refusing to read more of it (alias bombs spread over many files or blocks?)"
+        ),
+        kind: YamlErrorKind::Limit,
+    }
+}
+
+/// [`parse_embedded`] without paying: the tree, spans shifted by `offset`,
+/// and what it costs (nodes, copies included, and bytes).
+pub(crate) fn parse_counted(
+    text: &str,
+    offset: usize,
+) -> Result<Option<(Node, YamlBudget)>, YamlError> {
     match parse_sized(text) {
         Ok(None) => Ok(None),
         Ok(Some((mut root, nodes, bytes))) => {
-            // Every document of a project draws on one budget.
-            if !budget.spend(nodes, bytes) {
-                return Err(YamlError {
-                    span: offset..offset,
-                    message: format!(
-                        "the project's YAML expands past {PROJECT_MAX_NODES} nodes or {PROJECT_MAX_BYTES} bytes in all; \
-                         refusing to read more of it (alias bombs spread over many files or blocks?)"
-                    ),
-                    kind: YamlErrorKind::Limit,
-                });
-            }
-            shift(&mut root, offset);
-            Ok(Some(root))
+            root.move_spans(0, offset);
+            Ok(Some((root, YamlBudget { nodes, bytes })))
         }
         Err(mut e) => {
             e.span = e.span.start + offset..e.span.end + offset;

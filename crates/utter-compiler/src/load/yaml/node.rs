@@ -159,6 +159,20 @@ pub struct Node {
 }
 
 impl Node {
+    /// This node and every node in it, their spans moved from a text at
+    /// byte `from` to the same text at byte `to`.
+    pub(crate) fn move_spans(&mut self, from: usize, to: usize) {
+        self.span = crate::diagnostics::moved(&self.span, from, to);
+        match &mut self.kind {
+            NodeKind::Scalar(_) => {}
+            NodeKind::Seq(items) => items.iter_mut().for_each(|n| n.move_spans(from, to)),
+            NodeKind::Map(pairs) => pairs.iter_mut().for_each(|(k, v)| {
+                k.move_spans(from, to);
+                v.move_spans(from, to);
+            }),
+        }
+    }
+
     /// The scalar, if it is one.
     pub fn as_scalar(&self) -> Option<&Scalar> {
         match &self.kind {
