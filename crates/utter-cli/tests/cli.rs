@@ -1,5 +1,5 @@
 //! The `utter` binary as a process: exit codes, output shapes. One file
-//! for the one binary (over 600 lines: a case per command and option,
+//! for the one binary (a case per command and option,
 //! each short, read top to bottom like the `--help` they follow).
 
 use std::path::{Path, PathBuf};

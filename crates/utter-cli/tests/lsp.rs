@@ -1,5 +1,5 @@
 //! `utter lsp` end to end: a scripted JSON-RPC client over stdio drives a
-//! session on a copy of the example agent (over 600 lines: the client and
+//! session on a copy of the example agent (the client and
 //! the sessions share this file, each session one test).
 
 use std::io::{BufRead as _, BufReader, Read as _, Write as _};

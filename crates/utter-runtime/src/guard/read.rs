@@ -1,7 +1,7 @@
 //! Reading a text as a reader reads its facts: words, and figures (a number
 //! with its sign and what it measures, a time, a date, a code), each with
 //! where it stands in the text. docs/typed-api.md states the reading.
-//! (Over 600 lines: one reader, each form of a figure a short method.)
+//! (One reader, each form of a figure a short method.)
 
 use std::borrow::Cow;
 use std::ops::Range;
