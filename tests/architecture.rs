@@ -166,6 +166,29 @@ fn code_lines(owner: &str) -> Vec<(String, String)> {
     out
 }
 
+/// When a variant is delivered is named in one place
+/// (`wording::Selection`): no other source spells its labels.
+#[test]
+fn a_variant_s_selection_is_named_in_one_place() {
+    let offenders: Vec<String> = code_lines("wording/selection.rs")
+        .into_iter()
+        .filter(|(_, line)| {
+            [
+                "\"without condition\"",
+                "\"never selected\"",
+                "\"default\".to_owned()",
+            ]
+            .iter()
+            .any(|label| line.contains(label))
+        })
+        .map(|(at, line)| format!("{at}: {}", line.trim()))
+        .collect();
+    assert!(
+        offenders.is_empty(),
+        "labels spelt outside the model: {offenders:#?}"
+    );
+}
+
 /// Every finding code is named through `codes` (so `codes::ALL` lists it and
 /// docs/format.md can be checked against it): no code is spelt in a string
 /// in the sources outside `codes.rs` (test modules aside), whole or inside

@@ -87,14 +87,10 @@ pub fn human(registry: &Registry, index: usize, view: Option<&str>) -> String {
         out.push_str(&format!("  {}\n", data(why)));
     }
     for v in &shown.variants {
-        let when = match (&v.condition, v.default) {
-            (Some(c), _) => match v.condition_words() {
-                Some(words) => format!("if `{}`\n    in words: {}", data(c), data(&words)),
-                None => format!("if `{}`", data(c)),
-            },
-            (None, true) => "default".to_owned(),
-            (None, false) => "without condition".to_owned(),
-        };
+        let when = v.selection().label(|c| match v.condition_words() {
+            Some(words) => format!("`{}`\n    in words: {}", data(c), data(&words)),
+            None => format!("`{}`", data(c)),
+        });
         let rephrase = if v.rephrase { " (rephrased)" } else { "" };
         out.push_str(&format!(
             "\n  variant {} {when}{rephrase}\n    wording id {}\n    {}\n",

@@ -9,6 +9,7 @@ use utter::Visibility;
 use utter_compiler::diagnostics::escape::{markdown_code, markdown_text, quote};
 use utter_compiler::load::layout::{FileKind, file_of, skill_of};
 use utter_compiler::load::responses::ConditionField;
+use utter_compiler::wording::Selection;
 use utter_compiler::{Finding, Severity, SourceFile};
 
 use super::project::Project;
@@ -290,13 +291,16 @@ pub fn hover(project: &Project, symbol: &Symbol) -> Option<String> {
                 markdown_code(name),
                 markdown_code(&format!("{}:{line}", r.file))
             );
-            for v in &r.raw.variants {
-                let condition = match &v.condition {
-                    ConditionField::Text { text, .. } => {
-                        format!("if {}", markdown_code(text.trim()))
-                    }
-                    _ => "default".to_owned(),
-                };
+            // The reference counts a variant whose condition is not text
+            // as a default, as the lowering does.
+            let default = r
+                .raw
+                .variants
+                .iter()
+                .position(|v| condition_of(v).is_none());
+            for (index, v) in r.raw.variants.iter().enumerate() {
+                let selection = Selection::of(condition_of(v), default == Some(index));
+                let condition = selection.label(markdown_code);
                 let rephrase = if v.rephrase { " *(rephrased)*" } else { "" };
                 md.push_str(&format!(
                     "\n{}. {condition}: {}{rephrase}",
@@ -418,6 +422,14 @@ pub fn code_actions(
             })
         })
         .collect()
+}
+
+/// A variant's condition as written, when it has one that is text.
+fn condition_of(variant: &utter_compiler::load::responses::RawVariant) -> Option<&str> {
+    match &variant.condition {
+        ConditionField::Text { text, .. } => Some(text),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

@@ -65,11 +65,7 @@ impl Style {
 fn wording(style: &Style, out: &mut String, response: &ResponseView) {
     out.push_str(&style.item(0, &style.name(&response.name)));
     for v in &response.variants {
-        let when = match &v.condition {
-            Some(c) => format!("if {}", style.text(c)),
-            None if v.default => "default".to_owned(),
-            None => "without condition".to_owned(),
-        };
+        let when = v.selection().label(|c| style.text(c));
         let rephrase = if v.rephrase { ", rephrased" } else { "" };
         out.push_str(&style.item(
             1,

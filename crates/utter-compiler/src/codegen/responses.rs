@@ -4,6 +4,7 @@
 //! variant) ending in the default, made a `fn` generic over the reader and
 //! shared by every response of its shape (see `selections`).
 
+use crate::wording::Selection;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
@@ -50,11 +51,11 @@ pub fn response_doc(response: &Response) -> Vec<String> {
         String::new(),
     ];
     for (index, variant) in response.variants.iter().enumerate() {
-        let when = match (&variant.condition_text, response.default == Some(index)) {
-            (Some(condition), _) => format!("if `{}`", doc_text(condition, 100)),
-            (None, true) => "default".to_owned(),
-            (None, false) => "never selected".to_owned(),
-        };
+        let selection = Selection::of(
+            variant.condition_text.as_deref(),
+            response.default == Some(index),
+        );
+        let when = selection.label(|c| format!("`{}`", doc_text(c, 100)));
         let rephrase = if variant.rephrase { " (rephrased)" } else { "" };
         doc.push(format!(
             " {index}. {when}{rephrase}: `{}`",

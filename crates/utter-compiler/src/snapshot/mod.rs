@@ -92,14 +92,15 @@ impl VariantView {
         crate::condition::words_of(self.condition.as_deref()?)
     }
 
-    /// When it is delivered, as written: `if <condition>`, `default`, or
-    /// `without condition` (neither).
+    /// When it is delivered ([`crate::wording::Selection`]).
+    pub fn selection(&self) -> crate::wording::Selection<'_> {
+        crate::wording::Selection::of(self.condition.as_deref(), self.default)
+    }
+
+    /// When it is delivered, as the snapshot writes it: `if '<condition>'`,
+    /// `default`, or `without condition` (neither).
     pub fn when(&self) -> String {
-        match (&self.condition, self.default) {
-            (Some(c), _) => format!("if {}", quote(c)),
-            (None, true) => "default".to_owned(),
-            (None, false) => "without condition".to_owned(),
-        }
+        self.selection().label(quote)
     }
 }
 

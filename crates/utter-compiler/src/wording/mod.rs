@@ -21,10 +21,14 @@
 //! bundled ones it does not override), responses in name order, variants
 //! in YAML order.
 
+mod selection;
+
 use std::fmt::Write as _;
 
 use sha2::{Digest as _, Sha256};
 use utter::WordingId;
+
+pub use selection::Selection;
 
 /// `bytes` as lowercase hexadecimal (what `sha256sum` prints).
 pub fn hex(bytes: &[u8]) -> String {

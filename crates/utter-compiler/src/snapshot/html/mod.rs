@@ -107,18 +107,16 @@ fn signing_table(
 
 /// When a variant is delivered, as the page shows it.
 fn condition_label(condition: Option<&str>, default: bool) -> String {
-    match (condition, default) {
-        (Some(c), _) => match crate::condition::words_of(c) {
+    crate::wording::Selection::of(condition, default).label(|c| {
+        match crate::condition::words_of(c) {
             Some(words) => format!(
-                "if <code>{}</code> <span class=\"words\">({})</span>",
+                "<code>{}</code> <span class=\"words\">({})</span>",
                 html(c),
                 html(&words)
             ),
-            None => format!("if <code>{}</code>", html(c)),
-        },
-        (None, true) => "default".to_owned(),
-        (None, false) => "without condition".to_owned(),
-    }
+            None => format!("<code>{}</code>", html(c)),
+        }
+    })
 }
 
 /// Words and the whitespace between them.
