@@ -207,6 +207,10 @@ test("the playground: a typo is found at its line, fixing it removes it, render 
   assert.match(await page.locator("#delivery-meta").textContent(), /variant 1, wording id [0-9a-f]{16}/);
   assert.match(await page.locator("#why").textContent(), /variant 1/);
   assert.equal(await page.locator("#analysis li").count(), 3);
+  // Each variant named as every surface names it (the compiler's one shape of a variant).
+  for (const line of await page.locator("#analysis li").allTextContents()) {
+    assert.match(line, /^(if .+|default|without condition)( \(rephrased\))?, wording id [0-9a-f]{16}: (delivered when|never delivered|not analysed): /);
+  }
   await page.fill("#memory", '{"card_replace": {"replacement_reason": "stolen"}}');
   assert.equal(await page.locator("#delivered").textContent(), "No fee for cards reported stolen.");
   await page.fill("#memory", '{"card_replace": {"replacement_reason": 3}}');

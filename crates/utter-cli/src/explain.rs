@@ -129,41 +129,36 @@ pub fn human(registry: &Registry, index: usize, view: Option<&str>) -> String {
     out
 }
 
-/// `explain` as JSON: one object per variant.
+/// `explain` as JSON (docs/schemas/explain.v1.json): the variants in the
+/// one shape of a variant (the compiler's `VariantView`), each with its
+/// witness as a memory document and the placeholders it may leave unset.
 pub fn json(registry: &Registry, index: usize, view: Option<&str>) -> Json {
     let response = &registry.responses[index];
     let shown = snapshot::response_view(registry, index, view);
-    let states = shown.states;
     json!({
+        "schema": "utter.explain.v1",
         "response": response.name,
         "file": response.file,
         "line": response.line,
         "skill": view,
-        "states": states,
+        "states": shown.states,
         "stopped": shown.stopped,
         "variants": shown.variants.iter().map(|v| {
-            let mut fields = json!({
-                "index": v.index,
-                "wording_id": v.wording.to_string(),
-                "condition": v.condition,
-                "condition_words": v.condition_words(),
-                "default": v.default,
-                "verdict": v.kind,
-                "reason": v.reason,
-                "skill": view,
-                "text": v.text,
-                "rephrase": v.rephrase,
-                "guarded_facts": v.guarded,
-                "may_be_unset": v.may_be_unset.iter().map(|(placeholder, state)| {
-                    let mut entry = witness_fields(registry, state);
-                    entry.insert("placeholder".into(), Json::String(placeholder.clone()));
-                    Json::Object(entry)
-                }).collect::<Vec<_>>(),
-            });
-            if let (Some(w), Json::Object(fields)) = (&v.witness, &mut fields) {
+            let mut fields = match serde_json::to_value(v) {
+                Ok(Json::Object(fields)) => fields,
+                _ => serde_json::Map::new(),
+            };
+            fields.insert("skill".into(), json!(view));
+            if let Some(w) = &v.witness {
                 fields.extend(witness_fields(registry, w));
             }
-            fields
+            let unset = v.may_be_unset.iter().map(|(placeholder, state)| {
+                let mut entry = witness_fields(registry, state);
+                entry.insert("placeholder".into(), Json::String(placeholder.clone()));
+                Json::Object(entry)
+            });
+            fields.insert("may_be_unset".into(), Json::Array(unset.collect()));
+            Json::Object(fields)
         }).collect::<Vec<_>>(),
     })
 }

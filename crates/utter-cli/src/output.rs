@@ -134,8 +134,12 @@ pub fn json_fatal(message: &str) -> String {
 /// A delivery as JSON: `{"text","response","variant","rephrase","fallback"}`.
 pub fn delivery(d: &utter::Delivery<'_>, explanation: Option<&utter::Explanation<'_>>) -> String {
     let mut value = serde_json::to_value(d).expect("a delivery serializes");
-    if let (Some(explanation), Some(object)) = (explanation, value.as_object_mut()) {
-        object.insert("explanation".to_owned(), explanation_json(explanation));
+    if let Some(object) = value.as_object_mut() {
+        // Versioned: docs/schemas/render.v1.json.
+        object.insert("schema".to_owned(), "utter.render.v1".into());
+        if let Some(explanation) = explanation {
+            object.insert("explanation".to_owned(), explanation_json(explanation));
+        }
     }
     json_text(&value)
 }

@@ -206,14 +206,14 @@ fn render_delivers_text_and_json() {
     ]);
     assert_eq!(
         json(&out),
-        serde_json::json!({"text": "Standard replacement is free.", "response": "utter_card_replacement_fee", "variant": 0, "rephrase": false, "fallback": false, "wording_id": "706747c61076fb5c"}),
+        serde_json::json!({"schema": "utter.render.v1", "text": "Standard replacement is free.", "response": "utter_card_replacement_fee", "variant": 0, "rephrase": false, "fallback": false, "wording_id": "706747c61076fb5c"}),
         "without --skill the private fee is not readable"
     );
 
     let out = utter(&["render", &example(), "utter_unknown", "--format", "json"]);
     assert_eq!(
         json(&out),
-        serde_json::json!({"text": "utter_unknown", "response": "utter_unknown", "variant": null, "rephrase": false, "fallback": true, "wording_id": null})
+        serde_json::json!({"schema": "utter.render.v1", "text": "utter_unknown", "response": "utter_unknown", "variant": null, "rephrase": false, "fallback": true, "wording_id": null})
     );
 }
 
@@ -819,6 +819,114 @@ const MIXED: &[(&str, &str)] = &[
     ),
 ];
 
+/// `explain`, `diff` and `render` JSON follow their versioned schemas
+/// (docs/schemas, `additionalProperties: false`: a key the schema does not
+/// document fails), over agents with every verdict, a rephrased variant,
+/// a witness JSON cannot hold, moved states and a changed file.
+#[test]
+fn json_outputs_follow_their_versioned_schemas() {
+    let schema = |name: &str| -> serde_json::Value {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../docs/schemas")
+            .join(name);
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).expect("the schema parses")
+    };
+    let valid = |name: &str, doc: &serde_json::Value| {
+        let schema = schema(name);
+        let errors = schema::Validator::new(&schema).validate(doc);
+        assert!(errors.is_empty(), "{name}: {errors:#?}\n{doc}");
+        // The validator sees a key the schema does not document.
+        let mut extra = doc.clone();
+        extra["undocumented"] = true.into();
+        assert_eq!(
+            schema::Validator::new(&schema).validate(&extra).len(),
+            1,
+            "{name}"
+        );
+    };
+    let before = project("schema-before", SHADOWED);
+    let mut changed = SHADOWED.to_vec();
+    changed[1].1 = "responses:\n  utter_fee:\n    - text: A fee of {session.card.reason} applies.\n      condition: session.card.reason == 'stolen'\n      metadata:\n        rephrase: true\n    - text: Standard.\n  utter_new:\n    - text: New.\n";
+    let after = project("schema-after", &changed);
+    let nan = project(
+        "schema-nan",
+        &[
+            (
+                "skills/s/memory.yml",
+                "schema:\n  public:\n    f: {type: float}\n",
+            ),
+            (
+                "skills/s/responses.yml",
+                "responses:\n  utter_nan:\n    - text: not a number {session.s.f}\n      condition: not (session.s.f >= 0) and not (session.s.f < 0) and session.s.f != None\n    - text: other\n",
+            ),
+        ],
+    );
+    let (b, a, n) = (
+        before.to_str().unwrap(),
+        after.to_str().unwrap(),
+        nan.to_str().unwrap(),
+    );
+    for (dir, response) in [(b, "utter_fee"), (a, "utter_fee"), (n, "utter_nan")] {
+        let out = utter(&["explain", dir, response, "--format", "json"]);
+        valid("explain.v1.json", &json(&out));
+    }
+    let example = example();
+    let out = utter(&[
+        "explain",
+        &example,
+        "utter_card_replacement_fee",
+        "--skill",
+        "card_replace",
+        "--format",
+        "json",
+    ]);
+    valid("explain.v1.json", &json(&out));
+    let out = utter(&["diff", b, a, "--format", "json"]);
+    let diff = json(&out);
+    assert!(
+        !diff["changed"][0]["moved"].as_array().unwrap().is_empty(),
+        "{diff}"
+    );
+    assert_eq!(diff["added"], serde_json::json!(["utter_new"]));
+    valid("diff.v1.json", &diff);
+    let out = utter(&["diff", a, b, "--format", "json"]);
+    valid("diff.v1.json", &json(&out));
+    let memory = before.join("memory.json");
+    std::fs::write(&memory, r#"{"card": {"reason": "lost"}}"#).unwrap();
+    let memory = memory.to_str().unwrap();
+    for args in [
+        vec![
+            "render",
+            b,
+            "utter_fee",
+            "--skill",
+            "card",
+            "--memory",
+            memory,
+            "--format",
+            "json",
+        ],
+        vec![
+            "render",
+            b,
+            "utter_fee",
+            "--skill",
+            "card",
+            "--memory",
+            memory,
+            "--explain",
+            "--format",
+            "json",
+        ],
+        vec!["render", b, "utter_nope", "--explain", "--format", "json"],
+    ] {
+        valid("render.v1.json", &json(&utter(&args)));
+    }
+    for dir in [before, after, nan] {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
+
 #[test]
 fn sarif_output_is_valid_sarif_2_1_0() {
     let dir = project("sarif", MIXED);
@@ -1029,7 +1137,7 @@ fn explain_gives_a_witness_or_a_reason_for_every_variant() {
         variants[0]["witness"],
         serde_json::json!({"card": {"reason": "lost"}})
     );
-    assert_eq!(variants[0]["text"], "A fee applies.");
+    assert_eq!(variants[0]["example"], "A fee applies.");
     assert_eq!(variants[1]["verdict"], "unreachable");
     assert!(
         variants[1]["reason"]
@@ -1040,7 +1148,7 @@ fn explain_gives_a_witness_or_a_reason_for_every_variant() {
     );
     assert!(variants[1]["witness"].is_null());
     assert_eq!(variants[2]["witness"], serde_json::json!({}));
-    assert_eq!(variants[2]["text"], "Standard.");
+    assert_eq!(variants[2]["example"], "Standard.");
     // Each witness, given to `render --memory`, delivers its variant's text.
     for v in variants.iter().filter(|v| v["verdict"] == "reachable") {
         let memory = dir.join(format!("witness-{}.json", v["index"]));
@@ -1380,7 +1488,7 @@ fn a_witness_json_cannot_hold_is_null() {
         j["variants"][0]["witness_in_words"], "session.s.f = nan",
         "{j}"
     );
-    assert_eq!(j["variants"][0]["text"], "not a number");
+    assert_eq!(j["variants"][0]["example"], "not a number");
     let _ = std::fs::remove_dir_all(dir);
 }
 

@@ -180,14 +180,7 @@ fn analysis(registry: &Registry, index: usize, skill: Option<&str>) -> Json {
         "view": view,
         "states": shown.states,
         "stopped": shown.stopped,
-        "variants": shown.variants.iter().map(|v| json!({
-            "index": v.index,
-            "wording_id": v.wording.to_string(),
-            "when": v.when(),
-            "rephrase": v.rephrase,
-            "kind": v.kind,
-            "verdict": v.verdict(),
-            "text": v.text,
-        })).collect::<Vec<_>>(),
+        // The one shape of a variant, as `utter explain` gives it.
+        "variants": shown.variants,
     })
 }

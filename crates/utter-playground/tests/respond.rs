@@ -91,12 +91,21 @@ fn render_delivers_explains_and_analyses() {
     );
     let variants = answer["analysis"]["variants"].as_array().unwrap();
     assert_eq!(variants.len(), 2);
-    assert_eq!(variants[0]["kind"], "reachable");
+    assert_eq!(variants[0]["verdict"], "reachable");
     assert!(
-        variants[0]["verdict"]
+        variants[0]["verdict_in_words"]
             .as_str()
             .unwrap()
             .starts_with("delivered when:")
+    );
+    // The one shape of a variant, as `utter explain --format json` has it.
+    assert_eq!(variants[0]["selection"], "if");
+    assert_eq!(variants[1]["selection"], "default");
+    assert!(
+        variants[0]["example"]
+            .as_str()
+            .unwrap()
+            .starts_with("You owe ")
     );
     assert_eq!(variants[0]["wording_id"], answer["delivery"]["wording_id"]);
     // Without the skill active its private entry is unreadable.

@@ -211,24 +211,20 @@ fn diff_sections(style: &Style, d: &Diff) -> Vec<(&'static str, Vec<String>)> {
     .collect()
 }
 
-/// A response's wording as JSON.
+/// A response's wording as JSON: its variants in the one shape of a
+/// variant (as `explain` gives them).
 fn wording_json(r: &ResponseView) -> serde_json::Value {
     json!({
         "response": r.name,
         "file": r.file,
-        "variants": r.variants.iter().map(|v| json!({
-            "index": v.index,
-            "condition": v.condition,
-            "default": v.default,
-            "rephrase": v.rephrase,
-            "text": v.source_text,
-        })).collect::<Vec<_>>(),
+        "variants": r.variants,
     })
 }
 
 /// `utter diff --format json`.
 pub fn diff_json(d: &Diff) -> serde_json::Value {
     json!({
+        "schema": "utter.diff.v1",
         "added": d.added.iter().map(|r| r.name.clone()).collect::<Vec<_>>(),
         "removed": d.removed.iter().map(|r| r.name.clone()).collect::<Vec<_>>(),
         "added_wording": d.added.iter().map(wording_json).collect::<Vec<_>>(),

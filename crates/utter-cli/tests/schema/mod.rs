@@ -1,6 +1,6 @@
 //! A JSON Schema (draft-07) validator for exactly the keywords the SARIF
-//! 2.1.0 schema uses; any other keyword fails validation, so a schema that
-//! needs more cannot pass unnoticed. Small enough to keep the CLI's test
+//! 2.1.0 schema and utter's own (docs/schemas) use; any other keyword fails
+//! validation, so a schema that needs more cannot pass unnoticed. Small enough to keep the CLI's test
 //! build free of a general validator's dependency tree.
 
 use serde_json::{Map, Value};
@@ -51,7 +51,7 @@ impl<'s> Validator<'s> {
                 k if ANNOTATIONS.contains(&k) => {}
                 "$ref" => self.check(self.resolve(arg.as_str().unwrap()), v, at, errors),
                 "type" => {
-                    let ok = match arg.as_str().unwrap() {
+                    let is = |name: &Value| match name.as_str().unwrap() {
                         "object" => v.is_object(),
                         "array" => v.is_array(),
                         "string" => v.is_string(),
@@ -60,6 +60,11 @@ impl<'s> Validator<'s> {
                         "number" => v.is_number(),
                         "null" => v.is_null(),
                         other => panic!("unsupported type {other}"),
+                    };
+                    // One type, or a list of them (utter's schemas: `["string", "null"]`).
+                    let ok = match arg.as_array() {
+                        Some(names) => names.iter().any(is),
+                        None => is(arg),
                     };
                     if !ok {
                         errors.push(format!("{at}: not of type {arg}"));
@@ -198,6 +203,10 @@ fn matches_pattern(pattern: &str, s: &str) -> bool {
         }
         "^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$" => {
             s.len() >= 2 && s.as_bytes()[..2].iter().all(u8::is_ascii_alphabetic)
+        }
+        // utter's wording ids.
+        "^[0-9a-f]{16}$" => {
+            s.len() == 16 && s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
         }
         other => panic!("the validator does not know pattern {other}"),
     }

@@ -16,6 +16,8 @@ mod deliver;
 pub mod diff;
 pub mod file;
 pub mod html;
+#[cfg(feature = "serde")]
+mod serialize;
 mod shortcut;
 #[cfg(test)]
 mod testing;
