@@ -746,7 +746,7 @@ fn hover_on_a_variant_shows_its_verdict() {
     );
     let hover = client.hover(&uri(&file), position_of(responses, "A fee applies", 2));
     assert!(
-        hover.contains("delivered when, e.g., session.card.reason = 'lost'"),
+        hover.contains("delivered when: session.card.reason = 'lost'"),
         "{hover}"
     );
     client.request("shutdown", Value::Null);

@@ -103,7 +103,7 @@ pub fn symbol_at(project: &Project, label: &str, at: usize) -> Option<Symbol> {
 }
 
 /// What the variant analysis says of variant `variant` of `response`, in
-/// the view it is validated under: "delivered when, e.g., ...", "never
+/// the view it is validated under: "delivered when: ...", "never
 /// delivered: ...", or why nothing is claimed.
 fn variant_verdict(project: &Project, response: &str, variant: usize) -> Option<String> {
     let registry = project.registry.as_ref()?;
@@ -113,12 +113,8 @@ fn variant_verdict(project: &Project, response: &str, variant: usize) -> Option<
     let shown = views
         .entry(index)
         .or_insert_with(|| utter_compiler::snapshot::response_view(registry, index, view));
-    let v = shown.variants.get(variant)?;
-    Some(match (v.kind, &v.witness_shown, &v.reason) {
-        ("reachable", Some(w), _) => format!("delivered when, e.g., {w}"),
-        ("unreachable", _, Some(why)) => format!("never delivered: {why}"),
-        (_, _, why) => format!("not analysed: {}", why.as_deref().unwrap_or("")),
-    })
+    // The verdict as every surface words it.
+    Some(shown.variants.get(variant)?.verdict())
 }
 
 /// The variant whose YAML covers byte `at` of `label`.
