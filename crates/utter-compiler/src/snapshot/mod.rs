@@ -80,12 +80,22 @@ pub struct VariantView {
 }
 
 impl VariantView {
+    /// Its verdict in a word or two, as every surface names it:
+    /// `delivered`, `never delivered` or `not analysed`.
+    pub fn verdict_word(&self) -> &'static str {
+        match self.kind {
+            "reachable" => "delivered",
+            "unreachable" => "never delivered",
+            _ => "not analysed",
+        }
+    }
+
     /// `delivered when: ...`, `never delivered: ...` or `not analysed: ...`.
     pub fn verdict(&self) -> String {
+        let word = self.verdict_word();
         match (self.kind, &self.witness_shown, &self.reason) {
-            ("reachable", Some(w), _) => format!("delivered when: {w}"),
-            ("unreachable", _, Some(why)) => format!("never delivered: {why}"),
-            (_, _, why) => format!("not analysed: {}", why.as_deref().unwrap_or_default()),
+            ("reachable", Some(w), _) => format!("{word} when: {w}"),
+            (_, _, why) => format!("{word}: {}", why.as_deref().unwrap_or_default()),
         }
     }
 

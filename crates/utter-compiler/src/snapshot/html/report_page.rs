@@ -94,11 +94,11 @@ fn response(out: &mut String, registry: &Registry, view: &ResponseView, anchor: 
     }
     let lowered = registry.response(&view.name);
     for v in &view.variants {
-        let badge = match v.kind {
-            "reachable" => "<span class=\"badge reachable\">delivered</span>",
-            "unreachable" => "<span class=\"badge unreachable\">never delivered</span>",
-            _ => "<span class=\"badge undecided\">not analysed</span>",
-        };
+        let badge = format!(
+            "<span class=\"badge {}\">{}</span>",
+            v.kind,
+            v.verdict_word()
+        );
         let rephrase = if v.rephrase {
             "<span class=\"badge rephrase\">rephrased</span>"
         } else {
