@@ -173,10 +173,10 @@ fn explanation_json(e: &utter::Explanation<'_>) -> serde_json::Value {
     serde_json::json!({
         "known": e.known,
         "conditions": conditions,
-        "default": e.default,
-        "delivered": e.delivered,
+        "default_variant": e.default,
+        "delivered_variant": e.delivered,
         "rule": rule,
-        "text": e.to_string(),
+        "in_words": e.to_string(),
     })
 }
 

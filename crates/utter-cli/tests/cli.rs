@@ -1232,12 +1232,12 @@ fn render_explain_says_why_the_variant_won() {
     assert_eq!(rendered["text"], "A fee applies.");
     let explanation = &rendered["explanation"];
     assert_eq!(explanation["rule"], "condition");
-    assert_eq!(explanation["delivered"], 0);
-    assert_eq!(explanation["default"], 2);
+    assert_eq!(explanation["delivered_variant"], 0);
+    assert_eq!(explanation["default_variant"], 2);
     assert_eq!(explanation["conditions"][0]["outcome"], true);
     assert_eq!(explanation["conditions"][1]["evaluated_at_delivery"], false);
     assert!(
-        explanation["text"].as_str().is_some_and(
+        explanation["in_words"].as_str().is_some_and(
             |t| t.ends_with("delivered: variant 0, the first whose condition is true\n")
         ),
         "{explanation}"
