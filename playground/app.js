@@ -399,7 +399,7 @@ function render() {
   for (const v of answer.analysis?.variants ?? []) {
     const li = document.createElement("li");
     li.className = v.verdict;
-    const when = v.selection === "if" ? `if ${v.condition}` : v.selection;
+    const when = v.selection === "if" ? `if \`${v.condition}\`` : v.selection;
     li.textContent = `${when}${v.rephrase ? " (rephrased)" : ""}, wording id ${v.wording_id}: ${v.verdict_in_words}`;
     li.title = v.example ?? "";
     $("analysis").append(li);
