@@ -132,6 +132,13 @@ fn the_typed_view_reads_private_entries_only_in_their_skill() {
         memory.view(None).deliver(Response::UtterSize).variant,
         Some(4)
     );
+    // A name the agent does not have is delivered as itself, fail closed.
+    let unknown = own.deliver_name("utter_not_there");
+    assert_eq!(
+        (unknown.text.as_ref(), unknown.fallback, unknown.rephrase),
+        ("utter_not_there", true, false)
+    );
+    assert_eq!(own.deliver_name("utter_size").text, "Private thin.");
 }
 
 /// Every way of delivering agrees: the typed view (rendered and as a
@@ -194,6 +201,8 @@ fn typed_dynamic_and_interpreted_deliveries_agree() {
                             );
                             assert_eq!(typed, want, "{what}");
                             assert_eq!(dynamic, want, "{what}");
+                            // By name, as a dialogue manager asks: the same.
+                            assert_eq!(view.deliver_name(response.name()), want, "{what}");
                             // Why this variant: the compiled agent's answer is the CLI's.
                             let why = view.explain(response);
                             let cli = interpreting.registry().explain(response.name(), &ctx);

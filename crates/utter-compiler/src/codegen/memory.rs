@@ -396,6 +396,19 @@ pub fn typed_memory(decls: &[MemoryDecl]) -> TokenStream {
                 __utter_compiled::deliver_view(response.index(), self)
             }
 
+            /// Delivers the response called `name` in this view (a name from
+            /// a dialogue manager); an unknown name delivers the name itself
+            /// (fail closed, never rephrased). The view is read only for a
+            /// name the agent has.
+            #[inline]
+            #[must_use]
+            pub fn deliver_name<'n>(&self, name: &'n str) -> ::utter::Delivery<'n> {
+                match Response::from_name(name) {
+                    ::core::option::Option::Some(response) => self.deliver(response),
+                    ::core::option::Option::None => ::utter::Delivery::fallback(name),
+                }
+            }
+
             /// Why `response` delivers what it does in this view: each
             /// condition's outcome and the rule that decided (`explain`).
             #[must_use]
