@@ -215,7 +215,8 @@ mod fact_guard {
                     Filled::new("session.card.last_four", "4242"),
                     Filled::new("session.card.speed", "rush"),
                     Filled::new("session.card.fee", "7.5"),
-                ],
+                ]
+                .into(),
             },
         }
     }

@@ -219,7 +219,8 @@ fn a_refusal_event_keeps_personal_data_out() {
             filled: vec![
                 utter_runtime::Filled::new("session.pay.email", "jane.doe@example.com").personal(),
                 utter_runtime::Filled::new("session.card.last_four", "4242\n::error::x"),
-            ],
+            ]
+            .into(),
         },
     };
     let events = captured(|| {
