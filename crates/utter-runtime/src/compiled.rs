@@ -51,7 +51,15 @@ pub fn deliver<R: Reader>(
         Some((index, variant)) => {
             let (text, guard) = match variant.literal {
                 Some(text) => (Cow::Borrowed(text), FactGuard::default()),
-                None => interpolated(variant, entries, reader, shapes),
+                None => {
+                    let text = interpolated(variant, entries, reader, shapes);
+                    let guard = if variant.rephrase {
+                        crate::template::fact_guard(variant.pieces, entries, reader)
+                    } else {
+                        FactGuard::default()
+                    };
+                    (text, guard)
+                }
             };
             Delivery {
                 text,
@@ -75,26 +83,19 @@ pub fn deliver<R: Reader>(
     delivery
 }
 
-/// The text of a variant with placeholders, and what a rephrase of it must
-/// keep. The writer is looked up only here, and only such a text has
-/// filled values for the fact guard.
-#[inline]
+/// The text of a variant with placeholders: by its generated writer when
+/// it has one (looked up only here), else piece by piece.
+#[inline(never)]
 fn interpolated<R: Reader>(
     variant: &'static Variant,
     entries: &'static [Entry],
     reader: &R,
     shapes: impl FnOnce(usize) -> Option<WriteFn<R>>,
-) -> (Cow<'static, str>, FactGuard) {
-    let text = match Writer::of(variant, shapes) {
+) -> Cow<'static, str> {
+    match Writer::of(variant, shapes) {
         Some(write) => Cow::Owned(written(write, reader, variant.capacity)),
         None => render(variant.pieces, entries, reader),
-    };
-    let guard = if variant.rephrase {
-        crate::template::fact_guard(variant.pieces, entries, reader)
-    } else {
-        FactGuard::default()
-    };
-    (text, guard)
+    }
 }
 
 /// [`deliver`] without rendering: a [`Rendered`] that writes the text
