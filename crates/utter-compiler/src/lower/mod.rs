@@ -1,7 +1,7 @@
 //! Lowering: a checked, error-free project into the registry IR that both the
 //! interpreter and the code generator consume. Memory references become dense
 //! entry ids; texts become pieces; each response gets its selection plan.
-//! The IR's types are in [`registry`].
+//! The IR's types are in `registry.rs`.
 
 mod registry;
 
