@@ -894,30 +894,18 @@ fn json_outputs_follow_their_versioned_schemas() {
     let memory = before.join("memory.json");
     std::fs::write(&memory, r#"{"card": {"reason": "lost"}}"#).unwrap();
     let memory = memory.to_str().unwrap();
+    let render = [
+        "render",
+        b,
+        "utter_fee",
+        "--skill",
+        "card",
+        "--memory",
+        memory,
+    ];
     for args in [
-        vec![
-            "render",
-            b,
-            "utter_fee",
-            "--skill",
-            "card",
-            "--memory",
-            memory,
-            "--format",
-            "json",
-        ],
-        vec![
-            "render",
-            b,
-            "utter_fee",
-            "--skill",
-            "card",
-            "--memory",
-            memory,
-            "--explain",
-            "--format",
-            "json",
-        ],
+        [&render[..], &["--format", "json"]].concat(),
+        [&render[..], &["--explain", "--format", "json"]].concat(),
         vec!["render", b, "utter_nope", "--explain", "--format", "json"],
     ] {
         valid("render.v1.json", &json(&utter(&args)));

@@ -130,25 +130,9 @@ impl PartOutcome {
 
 /// The file checked response by response, with the outcomes kept from the
 /// check before; `None` when it must be checked whole (see the module).
-/// Spends the YAML budget only when it succeeds.
+/// Spends the YAML budget only when it succeeds; the caller gives back
+/// the hints spent when it does not.
 pub(super) fn check_by_response(
-    scratch: &mut Pass,
-    files: &ProjectFiles,
-    unit: &Unit<'_>,
-    (label, bytes): (&str, &[u8]),
-    schema: &Schema,
-    memo: &mut UnitMemo,
-) -> Option<UnitOutcome> {
-    let hints_before = schema.hints.left();
-    let checked = check_parts(scratch, files, unit, (label, bytes), schema, memo);
-    if checked.is_none() {
-        // Checked whole instead, from the same budget.
-        schema.hints.reset(hints_before);
-    }
-    checked
-}
-
-fn check_parts(
     scratch: &mut Pass,
     files: &ProjectFiles,
     unit: &Unit<'_>,

@@ -309,7 +309,11 @@ fn unit_outcome(
         .then(|| check_by_response(&mut scratch, files, unit, (label, bytes), schema, memo));
     let outcome = match by_response.flatten() {
         Some(outcome) => outcome,
-        None => check_unit(&mut scratch, files, unit, label, bytes, schema),
+        None => {
+            // Checked whole, from the budget the parts did not keep.
+            schema.hints.reset(hints_before);
+            check_unit(&mut scratch, files, unit, label, bytes, schema)
+        }
     };
     let yaml_after = scratch.yaml_budget.get();
     pass.yaml_budget.set(yaml_after);
