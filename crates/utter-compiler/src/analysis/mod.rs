@@ -58,6 +58,50 @@ pub enum Verdict {
     Undecided(String),
 }
 
+impl Verdict {
+    /// What is claimed, without the proof.
+    pub fn kind(&self) -> VerdictKind {
+        match self {
+            Verdict::Reachable(_) => VerdictKind::Reachable,
+            Verdict::Unreachable(_) => VerdictKind::Unreachable,
+            Verdict::Undecided(_) => VerdictKind::Undecided,
+        }
+    }
+}
+
+/// What the analysis claims of a variant, as every surface names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum VerdictKind {
+    /// Delivered for some memory state.
+    Reachable,
+    /// Never delivered.
+    Unreachable,
+    /// No claim.
+    Undecided,
+}
+
+impl VerdictKind {
+    /// Its name in data (JSON's `verdict`, the report's classes):
+    /// `reachable`, `unreachable` or `undecided`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            VerdictKind::Reachable => "reachable",
+            VerdictKind::Unreachable => "unreachable",
+            VerdictKind::Undecided => "undecided",
+        }
+    }
+
+    /// Its words for people: `delivered`, `never delivered` or `not
+    /// analysed`.
+    pub fn words(self) -> &'static str {
+        match self {
+            VerdictKind::Reachable => "delivered",
+            VerdictKind::Unreachable => "never delivered",
+            VerdictKind::Undecided => "not analysed",
+        }
+    }
+}
+
 /// A memory state: the entries set (entry id, value); every other is unset.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Witness(pub Vec<(usize, Value)>);

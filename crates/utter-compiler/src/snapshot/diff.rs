@@ -206,7 +206,11 @@ fn variant_changes(before: &ResponseView, after: &ResponseView, change: &mut Res
                 field("text", b.source_text.clone(), a.source_text.clone());
                 field("condition", b.when(), a.when());
                 field("rephrase", b.rephrase.to_string(), a.rephrase.to_string());
-                field("reachability", b.kind.to_owned(), a.kind.to_owned());
+                field(
+                    "reachability",
+                    b.kind.as_str().to_owned(),
+                    a.kind.as_str().to_owned(),
+                );
                 if !b.rephrase && a.rephrase {
                     change.now_rephrased.push(a.index);
                 }
@@ -339,7 +343,7 @@ mod tests {
             condition: condition.map(str::to_owned),
             default: condition.is_none(),
             rephrase: false,
-            kind: "reachable",
+            kind: crate::analysis::VerdictKind::Reachable,
             reason: None,
             witness: None,
             witness_shown: None,

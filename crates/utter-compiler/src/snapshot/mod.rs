@@ -25,7 +25,7 @@ mod testing;
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::analysis::{self, Verdict, Why, Witness, describe_witness};
+use crate::analysis::{self, Verdict, VerdictKind, Why, Witness, describe_witness};
 use crate::diagnostics::escape::{escape, quote};
 use crate::lower::Registry;
 pub use deliver::{
@@ -58,8 +58,8 @@ pub struct VariantView {
     pub default: bool,
     /// `metadata.rephrase`.
     pub rephrase: bool,
-    /// `reachable`, `unreachable` or `undecided`.
-    pub kind: &'static str,
+    /// What the analysis claims of it.
+    pub kind: VerdictKind,
     /// Why it is unreachable, or why nothing is claimed.
     pub reason: Option<String>,
     /// The witness, when there is one, and as people read it.
@@ -80,22 +80,12 @@ pub struct VariantView {
 }
 
 impl VariantView {
-    /// Its verdict in a word or two, as every surface names it:
-    /// `delivered`, `never delivered` or `not analysed`.
-    pub fn verdict_word(&self) -> &'static str {
-        match self.kind {
-            "reachable" => "delivered",
-            "unreachable" => "never delivered",
-            _ => "not analysed",
-        }
-    }
-
     /// `delivered when: ...`, `never delivered: ...` or `not analysed: ...`.
     pub fn verdict(&self) -> String {
-        let word = self.verdict_word();
+        let words = self.kind.words();
         match (self.kind, &self.witness_shown, &self.reason) {
-            ("reachable", Some(w), _) => format!("{word} when: {w}"),
-            (_, _, why) => format!("{word}: {}", why.as_deref().unwrap_or_default()),
+            (VerdictKind::Reachable, Some(w), _) => format!("{words} when: {w}"),
+            (_, _, why) => format!("{words}: {}", why.as_deref().unwrap_or_default()),
         }
     }
 
@@ -219,17 +209,17 @@ fn view_with(
         .enumerate()
         .map(|(i, verdict)| {
             let variant = &response.variants[i];
-            let (kind, reason, witness) = match verdict {
-                Verdict::Reachable(w) => ("reachable", None, Some(w.clone())),
+            let kind = verdict.kind();
+            let (reason, witness) = match verdict {
+                Verdict::Reachable(w) => (None, Some(w.clone())),
                 Verdict::Unreachable(why) => (
-                    "unreachable",
                     Some(
                         reason(registry, verdicts, why)
                             + &unreadable_note(registry, variant, view, why),
                     ),
                     None,
                 ),
-                Verdict::Undecided(why) => ("undecided", Some(why.clone()), None),
+                Verdict::Undecided(why) => (Some(why.clone()), None),
             };
             // The text a witness delivers, exactly; the example that
             // reviewers read, with sample values where it leaves

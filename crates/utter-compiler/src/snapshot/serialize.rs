@@ -20,7 +20,7 @@ impl Serialize for VariantView {
         v.serialize_field("default", &self.default)?;
         v.serialize_field("rephrase", &self.rephrase)?;
         v.serialize_field("template", &self.source_text)?;
-        v.serialize_field("verdict", self.kind)?;
+        v.serialize_field("verdict", self.kind.as_str())?;
         v.serialize_field("verdict_in_words", &self.verdict())?;
         v.serialize_field("reason", &self.reason)?;
         v.serialize_field("witness_in_words", &self.witness_shown)?;

@@ -1,6 +1,7 @@
 //! The review report: every response and variant of an agent, grouped by
 //! skill view, under a header a reviewer signs.
 
+use crate::analysis::VerdictKind;
 use std::fmt::Write as _;
 
 use super::{Provenance, condition_label, html, page_start, signing_table};
@@ -26,7 +27,7 @@ pub fn report(registry: &Registry, options: Options, about: &Provenance) -> Stri
     }
     groups.sort_by(|a, b| a.0.cmp(&b.0));
     let variants: usize = views.iter().map(|v| v.variants.len()).sum();
-    let count = |kind: &str| {
+    let count = |kind: VerdictKind| {
         views
             .iter()
             .flat_map(|v| &v.variants)
@@ -43,9 +44,9 @@ pub fn report(registry: &Registry, options: Options, about: &Provenance) -> Stri
     let counts = format!(
         "{} responses, {variants} variants: {} delivered, {} never delivered, {} not analysed; {rephrased} rephrased by an LLM",
         views.len(),
-        count("reachable"),
-        count("unreachable"),
-        count("undecided"),
+        count(VerdictKind::Reachable),
+        count(VerdictKind::Unreachable),
+        count(VerdictKind::Undecided),
     );
     signing_table(
         &mut out,
@@ -96,8 +97,8 @@ fn response(out: &mut String, registry: &Registry, view: &ResponseView, anchor: 
     for v in &view.variants {
         let badge = format!(
             "<span class=\"badge {}\">{}</span>",
-            v.kind,
-            v.verdict_word()
+            v.kind.as_str(),
+            v.kind.words()
         );
         let rephrase = if v.rephrase {
             "<span class=\"badge rephrase\">rephrased</span>"
