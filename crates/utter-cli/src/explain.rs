@@ -136,7 +136,7 @@ pub fn json(registry: &Registry, index: usize, view: Option<&str>) -> Json {
     let response = &registry.responses[index];
     let shown = snapshot::response_view(registry, index, view);
     json!({
-        "schema": "utter.explain.v1",
+        "schema": "utter/explain/v1",
         "response": response.name,
         "file": response.file,
         "line": response.line,

@@ -136,7 +136,7 @@ pub fn delivery(d: &utter::Delivery<'_>, explanation: Option<&utter::Explanation
     let mut value = serde_json::to_value(d).expect("a delivery serializes");
     if let Some(object) = value.as_object_mut() {
         // Versioned: docs/schemas/render.v1.json.
-        object.insert("schema".to_owned(), "utter.render.v1".into());
+        object.insert("schema".to_owned(), "utter/render/v1".into());
         if let Some(explanation) = explanation {
             object.insert("explanation".to_owned(), explanation_json(explanation));
         }

@@ -206,14 +206,14 @@ fn render_delivers_text_and_json() {
     ]);
     assert_eq!(
         json(&out),
-        serde_json::json!({"schema": "utter.render.v1", "text": "Standard replacement is free.", "response": "utter_card_replacement_fee", "variant": 0, "rephrase": false, "fallback": false, "wording_id": "706747c61076fb5c"}),
+        serde_json::json!({"schema": "utter/render/v1", "text": "Standard replacement is free.", "response": "utter_card_replacement_fee", "variant": 0, "rephrase": false, "fallback": false, "wording_id": "706747c61076fb5c"}),
         "without --skill the private fee is not readable"
     );
 
     let out = utter(&["render", &example(), "utter_unknown", "--format", "json"]);
     assert_eq!(
         json(&out),
-        serde_json::json!({"schema": "utter.render.v1", "text": "utter_unknown", "response": "utter_unknown", "variant": null, "rephrase": false, "fallback": true, "wording_id": null})
+        serde_json::json!({"schema": "utter/render/v1", "text": "utter_unknown", "response": "utter_unknown", "variant": null, "rephrase": false, "fallback": true, "wording_id": null})
     );
 }
 

@@ -224,7 +224,7 @@ fn wording_json(r: &ResponseView) -> serde_json::Value {
 /// `utter diff --format json`.
 pub fn diff_json(d: &Diff) -> serde_json::Value {
     json!({
-        "schema": "utter.diff.v1",
+        "schema": "utter/diff/v1",
         "added": d.added.iter().map(|r| r.name.clone()).collect::<Vec<_>>(),
         "removed": d.removed.iter().map(|r| r.name.clone()).collect::<Vec<_>>(),
         "added_wording": d.added.iter().map(wording_json).collect::<Vec<_>>(),
