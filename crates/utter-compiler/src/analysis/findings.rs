@@ -22,7 +22,10 @@ pub fn findings(checked: &Checked, registry: &Registry) -> Vec<Finding> {
 
 /// Verdicts kept from check to check, by the key of their conditions and
 /// view, with the work they cost.
-pub(crate) type VerdictMemo = Memo<String, (Option<Vec<Verdict>>, u64)>;
+pub(crate) type VerdictMemo = Memo<String, (Option<Verdicts>, u64)>;
+
+/// A response's verdicts, shared (a check reusing them copies none).
+type Verdicts = std::sync::Arc<[Verdict]>;
 
 /// [`findings`], reusing the verdicts of conditions unchanged since the
 /// check `memo` kept (their work replayed on this check's budget).
@@ -42,7 +45,7 @@ pub(crate) fn findings_with(
     let mut out = Vec::new();
     // Responses with the same conditions, default and view get the same
     // verdicts: one analysis each.
-    let mut seen: HashMap<String, Option<Vec<Verdict>>> = HashMap::new();
+    let mut seen: HashMap<String, Option<Verdicts>> = HashMap::new();
     let mut budget = Budget::project();
     let sources: HashMap<&str, &crate::diagnostics::SourceFile> = checked
         .sources
@@ -140,7 +143,7 @@ fn response_verdicts(
     view: Option<&str>,
     (key, memo): (&str, &mut VerdictMemo),
     budget: &mut Budget,
-) -> Option<Vec<Verdict>> {
+) -> Option<Verdicts> {
     let response = &registry.responses[index];
     let entries = &registry.entries;
     if let Some((verdicts, spent)) = memo.get(key)
@@ -170,11 +173,12 @@ fn response_verdicts(
     let analysed = analyse_subject(&subject, view, budget);
     // Kept only when complete: the same work with at least as much
     // left gives the same verdicts.
+    let verdicts: Verdicts = analysed.verdicts.into();
     if memo.is_enabled() && analysed.stopped.is_none() && budget.left() > 0 {
         let spent = before - budget.left();
-        memo.put(key.to_owned(), (Some(analysed.verdicts.clone()), spent));
+        memo.put(key.to_owned(), (Some(verdicts.clone()), spent));
     }
-    Some(analysed.verdicts)
+    Some(verdicts)
 }
 
 /// The finding of a variant never delivered, `why`: its code, severity,
