@@ -198,7 +198,7 @@ fn lower_only(
         .map(|merged| {
             let line = sources
                 .get(merged.file.as_str())
-                .map_or(0, |s| s.line_col(merged.raw.name_span.start).0);
+                .map_or(0, |s| s.line_index(merged.raw.name_span.start) + 1);
             let Some((units, lowered)) = memo.as_mut() else {
                 return lower_response(merged, line, &ids, &by_name);
             };
