@@ -313,3 +313,37 @@ fn a_key_typed_in_one_response_reuses_every_other() {
     );
     assert!(incremental.1.contains("Response 590"));
 }
+
+/// Many responses that parse only with the one before them (aliases of
+/// one anchor) would make reading part by part quadratic: such a file is
+/// read whole, and still checks as from scratch.
+#[test]
+fn a_file_of_parts_that_parse_only_together_is_read_whole() {
+    let mut text = "responses:\n  utter_a: &x\n    - text: Shared\n".to_owned();
+    for i in 0..2_000 {
+        text += &format!("  utter_alias{i}: *x\n");
+    }
+    let mut cache = CheckCache::new();
+    let check = |text: &str, cache: &mut CheckCache| {
+        let files = vec![("responses.yml".to_owned(), text.to_owned())];
+        let agent = Agent::from_files_with(
+            ProjectFiles::from_files(files),
+            OpenOptions::default(),
+            cache,
+        );
+        outcome(&agent)
+    };
+    check(&text, &mut cache);
+    // The last alias edited: every part before it is as it was.
+    text.insert_str(text.len() - 1, " # edited");
+    let incremental = check(&text, &mut cache);
+    // Nothing was kept part by part: the file was read whole.
+    assert_eq!(cache.reused_responses(), 0);
+    let files = vec![("responses.yml".to_owned(), text.clone())];
+    let scratch = Agent::from_files(ProjectFiles::from_files(files), OpenOptions::default());
+    assert!(
+        incremental == outcome(&scratch),
+        "{}",
+        first_difference(&incremental, &outcome(&scratch))
+    );
+}

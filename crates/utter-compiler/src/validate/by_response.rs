@@ -166,6 +166,10 @@ pub(super) fn check_by_response(
         scope: &unit.scope,
         schema,
         clean: CheckedConditions::new(),
+        // Parts read again with the ones before them could make the work
+        // quadratic (a thousand aliases of one anchor): past twice the
+        // file, it is read whole.
+        parse_left: 2 * text.len() + 64 * 1024,
     };
     let mut outcomes: Vec<(Range<usize>, Arc<PartOutcome>)> =
         Vec::with_capacity(layout.responses.len());
@@ -273,6 +277,8 @@ struct Parts<'p> {
     scope: &'p super::Scope,
     schema: &'p Schema,
     clean: CheckedConditions,
+    /// The bytes the parts may still parse (see `check_by_response`).
+    parse_left: usize,
 }
 
 impl Parts<'_> {
@@ -310,6 +316,7 @@ impl Parts<'_> {
                 .hints
                 .reset(self.schema.hints.left() + kept.hints_spent);
         }
+        self.parse_left = (self.parse_left.checked_sub(lines.len())).ok_or(Unread::Never)?;
         let hints_before = self.schema.hints.left();
         let Some(outcome) = self.check(lines, at, memo.next_id()) else {
             self.schema.hints.reset(hints_before);

@@ -303,6 +303,7 @@ fn unit_outcome(
     };
     // Response by response only where the next check can reuse it: a
     // one-off check reads the file whole.
+    let reused_before = memo.reused_responses;
     let by_response = memo
         .outcomes
         .is_enabled()
@@ -310,8 +311,10 @@ fn unit_outcome(
     let outcome = match by_response.flatten() {
         Some(outcome) => outcome,
         None => {
-            // Checked whole, from the budget the parts did not keep.
+            // Checked whole, from the budget the parts did not keep; none
+            // of them counts as reused.
             schema.hints.reset(hints_before);
+            memo.reused_responses = reused_before;
             check_unit(&mut scratch, files, unit, label, bytes, schema)
         }
     };
