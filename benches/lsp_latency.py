@@ -2,6 +2,7 @@
 
    python3 benches/lsp_latency.py UTTER [N ...]      (default N: 100 1000 3000)
    python3 benches/lsp_latency.py --one-file UTTER [N ...]
+   python3 benches/lsp_latency.py [--one-file] --full-sync UTTER [N ...]
    python3 benches/lsp_latency.py --write DIR N      (only write the agent of N responses)
 
 With `--one-file`, every response is in the root responses.yml (as many Rasa agents keep
@@ -11,7 +12,8 @@ The agent of N responses: 30 skills (N/30 responses each, in responses.yml), a m
 per skill and a skill.md referencing two of its responses, and project memory; a third of
 the variants conditioned on skill or project entries, texts with placeholders. The client
 opens one skill's responses.yml and sends 40 edits (one character typed or deleted in a
-text, then in a condition), each a full-text didChange; it times each edit from sending it
+text, then in a condition), each a didChange of its range as an editor sends it to a
+server that asks for incremental sync (`--full-sync`: the whole text); it times each edit from sending it
 to the server's next publishDiagnostics for that file (one per change), read in the
 sending thread and prints the median and the 90th
 percentile.
@@ -20,6 +22,7 @@ import json, os, statistics, subprocess, sys, tempfile, time
 
 SKILLS = 30
 ONE_FILE = False
+FULL_SYNC = False
 
 
 def write(path, text):
@@ -126,10 +129,22 @@ def measure(utter, n):
     for v in range(2, 42):
         at = text_at if v < 22 else cond_at
         # Type a digit, then delete it: every other version is the original.
-        edited = text[:at] + "9" + text[at:] if v % 2 == 0 else text
+        if FULL_SYNC:
+            edited = text[:at] + "9" + text[at:] if v % 2 == 0 else text
+            change = {"text": edited}
+        else:
+            # As an editor sends it to a server that asks for incremental
+            # sync: the range and its new text (the text is ASCII, so a
+            # column is a byte count).
+            line = text.count("\n", 0, at)
+            column = at - (text.rfind("\n", 0, at) + 1)
+            end = column if v % 2 == 0 else column + 1
+            change = {"range": {"start": {"line": line, "character": column},
+                                "end": {"line": line, "character": end}},
+                      "text": "9" if v % 2 == 0 else ""}
         start = time.perf_counter()
         send({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
-            "textDocument": {"uri": uri, "version": v}, "contentChanges": [{"text": edited}]}})
+            "textDocument": {"uri": uri, "version": v}, "contentChanges": [change]}})
         done, _ = wait()
         times.append((done - start) * 1000)
     send({"jsonrpc": "2.0", "id": 1, "method": "shutdown"})
@@ -145,8 +160,9 @@ if __name__ == "__main__":
         print(write_agent(sys.argv[2], int(sys.argv[3])))
         sys.exit(0)
     args = sys.argv[1:]
-    if args[0] == "--one-file":
-        ONE_FILE = True
+    while args[0] in ("--one-file", "--full-sync"):
+        ONE_FILE = ONE_FILE or args[0] == "--one-file"
+        FULL_SYNC = FULL_SYNC or args[0] == "--full-sync"
         args = args[1:]
     utter = args[0]
     for n in [int(a) for a in args[1:]] or [100, 1000, 3000]:

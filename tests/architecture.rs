@@ -293,7 +293,7 @@ fn readability_is_decided_in_one_place() {
 /// after it opens agents through it).
 #[test]
 fn the_compiler_imports_only_down_the_pipeline() {
-    const ORDER: [&str; 17] = [
+    const ORDER: [&str; 18] = [
         "unicode",
         "diagnostics",
         "bundled",
@@ -306,6 +306,7 @@ fn the_compiler_imports_only_down_the_pipeline() {
         "validate",
         "lower",
         "analysis",
+        "edit",
         "agent",
         "interpret",
         "snapshot",

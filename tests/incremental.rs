@@ -347,3 +347,108 @@ fn a_file_of_parts_that_parse_only_together_is_read_whole() {
         first_difference(&incremental, &outcome(&scratch))
     );
 }
+
+/// A keystroke inside one response of a big root responses.yml is checked
+/// as that response alone (`CheckCache::findings_after_edit`), and the
+/// findings are exactly a check from scratch's: over files of every shape
+/// of response, with lint levels set, a skill whose definitions the root
+/// hides and a skill.md naming root responses, typed into, cut, pasted and
+/// undone. When the shortcut declines, the project is checked, and the
+/// next keystroke is checked against that.
+#[test]
+fn a_keystroke_inside_one_response_is_checked_alone_as_from_scratch() {
+    let memory = "name:\n  type: text\ncount:\n  type: int\nflag:\n  type: bool\n";
+    let (mut compared, mut alone) = (0, 0);
+    for seed in 0..utter_synth::scaled(4) {
+        let mut rng = Rng::new(7000 + seed);
+        let mut text = "responses:\n".to_owned();
+        for i in 0..30 {
+            text += &big_file_response(&mut rng, i);
+        }
+        let mut others = vec![("memory.yml".to_owned(), memory.to_owned())];
+        if rng.chance(50) {
+            others.push((
+                "utter.yml".to_owned(),
+                "lints:\n  utter.analysis.unreachable_variant: deny\n  utter.validation.response.unknown_placeholder: warn\n  utter.analysis.unreachable_default: allow\n".to_owned(),
+            ));
+        }
+        if rng.chance(50) {
+            others.push((
+                "skills/extra/responses.yml".to_owned(),
+                "responses:\n  utter_r20:\n    - text: Hidden\n  utter_own:\n    - text: Own {count}\n".to_owned(),
+            ));
+            others.push((
+                "skills/extra/skill.md".to_owned(),
+                "---\ndescription: Extra\nutter:\n  - utter_r5:\n      on: activate\n---\n\nDo it.\n".to_owned(),
+            ));
+        }
+        let mut cache = CheckCache::new();
+        let mut history = Vec::new();
+        for step in 0..60 {
+            let mut files = others.clone();
+            files.push(("responses.yml".to_owned(), text.clone()));
+            let options = OpenOptions::default();
+            let project = || ProjectFiles::from_files(files.clone());
+            let scratch = Agent::from_files(project(), options);
+            let edited = cache.findings_after_edit(project(), options);
+            let shortcut = edited.is_some();
+            match edited {
+                Some(edited) => {
+                    let (a, b) = (
+                        format!("{:#?}", edited.findings),
+                        format!("{:#?}", scratch.checked().findings),
+                    );
+                    assert!(
+                        a == b,
+                        "seed {seed}, step {step}: the findings of the edited response alone differ from a check from scratch: {}\nresponses.yml:\n{text}",
+                        first_difference(&(a.clone(), String::new()), &(b.clone(), String::new()))
+                    );
+                    assert_eq!(edited.source.text, text);
+                    alone += 1;
+                }
+                None => {
+                    Agent::from_files_with(project(), options, &mut cache);
+                }
+            }
+            compared += 1;
+            history.push(text.clone());
+            if !shortcut && rng.chance(50) {
+                // A broken file mended (undo), as an editor's usually is.
+                text.clone_from(&history[0]);
+            } else if rng.chance(80) {
+                type_inside_a_response(&mut rng, &mut text);
+            } else {
+                edit_big_file(&mut rng, &mut text, &history);
+            }
+        }
+    }
+    // Most keystrokes land inside a response and are checked alone.
+    assert!(alone > compared / 3, "{alone} of {compared}");
+}
+
+/// A key typed or deleted on a line of a response other than its name's.
+fn type_inside_a_response(rng: &mut Rng, text: &mut String) {
+    const KEYS: &[&str] = &[
+        "a", "1", " ", "{", "}", ".", "=", "<", "\"", "\n      ", "#",
+    ];
+    let starts: Vec<usize> = text
+        .match_indices('\n')
+        .map(|(i, _)| i + 1)
+        .filter(|&i| text[i..].starts_with("    "))
+        .collect();
+    if starts.is_empty() {
+        return;
+    }
+    let line = *rng.pick(&starts);
+    let end = text[line..].find('\n').map_or(text.len(), |i| line + i);
+    let mut at = line + 4 + rng.below(end.saturating_sub(line + 4) + 1);
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    if rng.chance(30) && at < end {
+        text.remove(at);
+    } else {
+        let key: &&str = rng.pick(KEYS);
+        text.insert_str(at, key);
+    }
+}

@@ -42,6 +42,8 @@ pub struct CheckCache {
     pub(crate) units: crate::validate::UnitMemo,
     pub(crate) lowered: crate::lower::LoweringMemo,
     pub(crate) verdicts: crate::analysis::VerdictMemo,
+    /// What an edit inside one response may be checked against.
+    last: Option<crate::edit::LastCheck>,
 }
 
 impl CheckCache {
@@ -52,7 +54,32 @@ impl CheckCache {
             units: crate::validate::UnitMemo::enabled(),
             lowered: crate::memo::Memo::enabled(),
             verdicts: crate::memo::Memo::enabled(),
+            last: None,
         }
+    }
+
+    /// The findings of `files` when they are those of the last check with
+    /// this cache but for one edit inside one response of the root
+    /// `responses.yml` (not its name): that response alone is read,
+    /// checked and analysed again, so the time does not grow with the
+    /// file. `None` when the edit may change more (another file, a name,
+    /// the file's shape, a budget near its end): then check the files
+    /// ([`Agent::from_files_with`]). The findings are those a check from
+    /// scratch gives; the next edit may be checked against them.
+    pub fn findings_after_edit(
+        &mut self,
+        files: ProjectFiles,
+        options: Options,
+    ) -> Option<crate::edit::EditedCheck> {
+        let files = with_options(files, options);
+        let last = self.last.as_mut()?;
+        let edited =
+            crate::edit::findings_after_edit(last, &files, &mut self.units, &mut self.verdicts);
+        if edited.is_none() {
+            // What the failed attempt updated is not to be trusted.
+            self.last = None;
+        }
+        edited
     }
 
     /// A cache that keeps nothing: a one-off check.
@@ -120,15 +147,8 @@ impl Agent {
     /// [`Agent::from_files`], reusing what `cache` kept from the check of
     /// an earlier version of the same agent (the language server's
     /// keystrokes): the result is the same as a check from scratch.
-    pub fn from_files_with(
-        mut files: ProjectFiles,
-        options: Options,
-        cache: &mut CheckCache,
-    ) -> Agent {
-        files.dialect = options
-            .dialect
-            .unwrap_or_else(|| files.declared_dialect().unwrap_or_default());
-        files.without_bundled_defaults = options.without_bundled_defaults;
+    pub fn from_files_with(files: ProjectFiles, options: Options, cache: &mut CheckCache) -> Agent {
+        let files = with_options(files, options);
         let (checked, usable) = check_and_lower(&files, cache);
         let errors = checked.errors().cloned().collect();
         Agent {
@@ -211,6 +231,16 @@ pub(crate) fn check(files: &ProjectFiles) -> Checked {
     check_and_lower(files, &mut CheckCache::disabled()).0
 }
 
+/// `files` as `options` have them read: their dialect (the one declared
+/// unless told), with or without the bundled defaults.
+fn with_options(mut files: ProjectFiles, options: Options) -> ProjectFiles {
+    files.dialect = options
+        .dialect
+        .unwrap_or_else(|| files.declared_dialect().unwrap_or_default());
+    files.without_bundled_defaults = options.without_bundled_defaults;
+    files
+}
+
 /// [`check`], and the lowering of the usable responses the analysis read
 /// (the whole registry when the project has no errors). The pipeline in
 /// its order: validate, lower, analyse.
@@ -218,8 +248,13 @@ pub(crate) fn check_and_lower(files: &ProjectFiles, cache: &mut CheckCache) -> (
     cache.begin(files);
     let mut checked = crate::validate::validate(files, &mut cache.units);
     let registry = crate::lower::lower_usable_with(&checked, &cache.units, &mut cache.lowered);
-    let mut found = crate::analysis::findings_with(&checked, &registry, &mut cache.verdicts);
+    let (mut found, left) =
+        crate::analysis::findings_with(&checked, &registry, &mut cache.verdicts);
     checked.lints.apply(&mut found);
+    if cache.units.is_enabled() {
+        let outcome = (&checked, &registry);
+        cache.last = crate::edit::LastCheck::record(files, outcome, &found, &cache.units, left);
+    }
     checked.findings.extend(found);
     crate::diagnostics::sort_findings(&mut checked.findings);
     (checked, registry)

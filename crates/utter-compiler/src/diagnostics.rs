@@ -148,9 +148,31 @@ pub struct SourceFile {
     /// The decoded text.
     pub text: String,
     line_starts: Vec<usize>,
-    /// Byte offset of every 64th character, so columns cost O(log n) even
-    /// on a megabyte-long line.
-    char_checkpoints: Vec<usize>,
+    /// How many characters precede each [`CHAR_BLOCK`] bytes of the text
+    /// (and all of it, last), so a column costs O(1) and at most one
+    /// block's count, even on a megabyte-long line.
+    block_chars: Vec<usize>,
+}
+
+/// The bytes of the text per entry of [`SourceFile`]'s character counts.
+const CHAR_BLOCK: usize = 4096;
+
+/// How many characters begin in `bytes` (the bytes that do not continue
+/// a UTF-8 sequence): a loop the compiler vectorises.
+fn char_starts(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| (b as i8) >= -0x40).count()
+}
+
+/// The characters before each block of `text`, and before its end.
+fn block_chars(text: &str) -> Vec<usize> {
+    let mut counts = Vec::with_capacity(text.len() / CHAR_BLOCK + 2);
+    let mut before = 0;
+    counts.push(0);
+    for block in text.as_bytes().chunks(CHAR_BLOCK) {
+        before += char_starts(block);
+        counts.push(before);
+    }
+    counts
 }
 
 /// `span`, of a text that began at byte `from` of its file and begins at
@@ -168,23 +190,43 @@ impl SourceFile {
         let text = text.into();
         let mut line_starts = vec![0];
         line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
-        let char_checkpoints = text.char_indices().step_by(64).map(|(i, _)| i).collect();
         SourceFile {
             label: label.into(),
+            block_chars: block_chars(&text),
             text,
             line_starts,
-            char_checkpoints,
+        }
+    }
+
+    /// This file with bytes `start..end` replaced by `replacement` (an
+    /// edit): the same as [`SourceFile::new`] of the edited text, with the
+    /// line index of the text around the edit moved rather than read.
+    pub(crate) fn edited(&self, Range { start, end }: Range<usize>, replacement: &str) -> Self {
+        let mut text = String::with_capacity(self.text.len() - (end - start) + replacement.len());
+        text.push_str(&self.text[..start]);
+        text.push_str(replacement);
+        text.push_str(&self.text[end..]);
+        // A line starts after each `\n`: those before the edit stay, those
+        // it replaced go, those after it move.
+        let kept = self.line_starts.partition_point(|&s| s <= start);
+        let after = self.line_starts.partition_point(|&s| s <= end);
+        let mut line_starts = self.line_starts[..kept].to_vec();
+        line_starts.extend(replacement.match_indices('\n').map(|(i, _)| start + i + 1));
+        let moved = self.line_starts[after..].iter();
+        line_starts.extend(moved.map(|&s| s - end + start + replacement.len()));
+        SourceFile {
+            label: self.label.clone(),
+            block_chars: block_chars(&text),
+            text,
+            line_starts,
         }
     }
 
     /// How many characters precede byte `offset` (a char boundary).
     fn char_index(&self, offset: usize) -> usize {
-        let block = self
-            .char_checkpoints
-            .partition_point(|&b| b <= offset)
-            .saturating_sub(1);
-        let base = self.char_checkpoints.get(block).copied().unwrap_or(0);
-        block * 64 + self.text[base..offset].chars().count()
+        let block = offset / CHAR_BLOCK;
+        let counted = self.block_chars.get(block).copied().unwrap_or(0);
+        counted + char_starts(&self.text.as_bytes()[block * CHAR_BLOCK..offset])
     }
 
     /// 1-based line and character column of a byte offset (clamped to the text).
@@ -525,6 +567,32 @@ mod tests {
         let x = file.text.find('x').unwrap();
         assert_eq!(file.line_col(x), (2, 5));
         assert_eq!(file.line_col(10_000), (3, 1));
+    }
+
+    proptest::proptest! {
+        /// Columns count characters across blocks of any text; a file
+        /// edited is the file of the edited text, line index and all.
+        #[test]
+        fn columns_and_edits_agree_with_counting_from_the_start(
+            pieces in proptest::collection::vec("[a\né😀\r]{0,40}|a{4090,4100}", 0..6),
+            at in 0usize..20_000, len in 0usize..50, replacement in "[b\nü]{0,8}",
+        ) {
+            let text: String = pieces.concat();
+            let file = SourceFile::new("r.yml", text.as_str());
+            for offset in (0..=text.len()).filter(|&o| text.is_char_boundary(o)).step_by(97) {
+                let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+                let line = text[..offset].matches('\n').count() + 1;
+                let column = text[line_start..offset].chars().count() + 1;
+                proptest::prop_assert_eq!(file.line_col(offset), (line, column));
+            }
+            let start = file.floor_boundary(at);
+            let end = file.floor_boundary(start + len);
+            let mut edited_text = text.clone();
+            edited_text.replace_range(start..end, &replacement);
+            let edited = file.edited(start..end, &replacement);
+            let fresh = SourceFile::new("r.yml", edited_text);
+            proptest::prop_assert_eq!(format!("{edited:?}"), format!("{fresh:?}"));
+        }
     }
 
     #[test]

@@ -52,6 +52,7 @@ pub mod bundled;
 pub mod codegen;
 pub mod condition;
 pub mod diagnostics;
+mod edit;
 mod interpret;
 pub mod load;
 pub mod lower;
@@ -72,6 +73,7 @@ mod guide_cli_and_ci {}
 
 pub use agent::{Agent, CheckCache, Options as OpenOptions};
 pub use diagnostics::{Finding, Severity, SourceFile, codes};
+pub use edit::EditedCheck;
 pub use interpret::Interpreter;
 #[cfg(feature = "serde")]
 pub use interpret::{Answer, Request, RequestError};

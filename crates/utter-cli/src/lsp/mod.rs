@@ -36,7 +36,11 @@ use project::{Project, agent_root};
 pub fn run() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     let (connection, backlog) = transport::stdio();
     let capabilities = ServerCapabilities {
-        text_document_sync: Some(TextDocumentSyncCapability::Kind(TextDocumentSyncKind::FULL)),
+        // Incremental: a keystroke sends its edit, not the whole document
+        // (a big responses.yml is hundreds of kilobytes each time).
+        text_document_sync: Some(TextDocumentSyncCapability::Kind(
+            TextDocumentSyncKind::INCREMENTAL,
+        )),
         definition_provider: Some(OneOf::Left(true)),
         references_provider: Some(OneOf::Left(true)),
         hover_provider: Some(HoverProviderCapability::Simple(true)),
@@ -101,6 +105,16 @@ pub fn run() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     Ok(())
 }
 
+/// How much of a project a check after a change brings up to date.
+#[derive(Clone, Copy, PartialEq)]
+enum Check {
+    /// Its findings, from the edited response alone when the change is a
+    /// keystroke inside one (`Project::take_edit`), else everything.
+    EditAlone,
+    /// Everything: a request reads more than the findings.
+    Whole,
+}
+
 /// `work()`, or `otherwise` if it panics (a bug must not end the session).
 fn guarded<T>(work: impl FnOnce() -> T, otherwise: T) -> T {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)).unwrap_or(otherwise)
@@ -132,6 +146,10 @@ struct Server {
     published: HashMap<PathBuf, BTreeSet<String>>,
     /// Agent folders whose documents changed since their last check.
     dirty: BTreeSet<PathBuf>,
+    /// Agent folders whose last edit was checked as one response alone:
+    /// their findings are current, the rest of their check is not (a
+    /// request about one checks the project first).
+    unmodelled: BTreeSet<PathBuf>,
     /// Projects replaced by a check, freed after its diagnostics are sent.
     retired: Vec<Project>,
 }
@@ -144,14 +162,17 @@ impl Server {
     /// Takes a document change: the text is kept (within the limits) and
     /// its project marked for a check.
     fn notify(&mut self, n: Notification) {
-        let changed: Option<(Uri, Option<String>)> = match n.method.as_str() {
+        // The document's new text (`None`: closed, read from disk again),
+        // or why it cannot be known.
+        let changed: Option<(Uri, Option<Result<String, String>>)> = match n.method.as_str() {
             DidOpenTextDocument::METHOD => params::<lsp_types::DidOpenTextDocumentParams>(n.params)
-                .map(|p| (p.text_document.uri, Some(p.text_document.text))),
+                .map(|p| (p.text_document.uri, Some(Ok(p.text_document.text)))),
             DidChangeTextDocument::METHOD => {
                 params::<lsp_types::DidChangeTextDocumentParams>(n.params).and_then(|p| {
-                    // Full sync: the last change holds the whole text.
-                    let text = p.content_changes.into_iter().next_back()?.text;
-                    Some((p.text_document.uri, Some(text)))
+                    let path = text::path_of(&p.text_document.uri)?;
+                    let held = self.overlays.remove(&path);
+                    let edited = text::apply_changes(held, p.content_changes);
+                    Some((p.text_document.uri, Some(edited)))
                 })
             }
             DidCloseTextDocument::METHOD => {
@@ -159,7 +180,7 @@ impl Server {
                     .map(|p| (p.text_document.uri, None))
             }
             DidSaveTextDocument::METHOD => params::<lsp_types::DidSaveTextDocumentParams>(n.params)
-                .map(|p| (p.text_document.uri.clone(), p.text)),
+                .map(|p| (p.text_document.uri.clone(), p.text.map(Ok))),
             _ => None,
         };
         let Some((uri, text)) = changed else {
@@ -170,36 +191,47 @@ impl Server {
         };
         self.overlays.remove(&path);
         self.refused.remove(&path);
-        if let Some(text) = text {
-            let open: usize = self.overlays.values().map(String::len).sum();
-            if text.len() > MAX_DOCUMENT {
-                self.refused.insert(path.clone(), format!(
-                    "this document is {} bytes, more than the {MAX_DOCUMENT} utter reads from a file; it is not checked",
-                    text.len()
-                ));
-            } else if self.overlays.len() >= MAX_OPEN_DOCUMENTS {
-                if self.refused.len() >= MAX_OPEN_DOCUMENTS {
-                    // Not even a diagnostic is kept beyond this: logged.
-                    eprintln!(
-                        "utter lsp: more than {MAX_OPEN_DOCUMENTS} documents open and as many refused; {} is ignored",
-                        utter_compiler::diagnostics::escape::escape(&path.display().to_string())
-                    );
-                    return;
-                }
-                self.refused.insert(path.clone(), format!(
-                    "more than {MAX_OPEN_DOCUMENTS} documents are open; this one is not checked (close some)"
-                ));
-            } else if open + text.len() > MAX_OPEN_TEXT {
-                self.refused.insert(path.clone(), format!(
-                    "the open documents hold more than {MAX_OPEN_TEXT} bytes together; this one is not checked (close some)"
-                ));
-            } else {
-                self.overlays.insert(path.clone(), text);
+        match text {
+            Some(Ok(text)) => self.hold(&path, text),
+            Some(Err(why)) => {
+                self.refused.insert(path.clone(), why);
             }
+            None => {}
         }
         if let Some(root) = agent_root(&path) {
             self.dirty.insert(root);
         }
+    }
+
+    /// Keeps the text of the open document `path`, or says why not.
+    fn hold(&mut self, path: &std::path::Path, text: String) {
+        let open: usize = self.overlays.values().map(String::len).sum();
+        let refused = if text.len() > MAX_DOCUMENT {
+            format!(
+                "this document is {} bytes, more than the {MAX_DOCUMENT} utter reads from a file; it is not checked",
+                text.len()
+            )
+        } else if self.overlays.len() >= MAX_OPEN_DOCUMENTS {
+            if self.refused.len() >= MAX_OPEN_DOCUMENTS {
+                // Not even a diagnostic is kept beyond this: logged.
+                eprintln!(
+                    "utter lsp: more than {MAX_OPEN_DOCUMENTS} documents open and as many refused; {} is ignored",
+                    utter_compiler::diagnostics::escape::escape(&path.display().to_string())
+                );
+                return;
+            }
+            format!(
+                "more than {MAX_OPEN_DOCUMENTS} documents are open; this one is not checked (close some)"
+            )
+        } else if open + text.len() > MAX_OPEN_TEXT {
+            format!(
+                "the open documents hold more than {MAX_OPEN_TEXT} bytes together; this one is not checked (close some)"
+            )
+        } else {
+            self.overlays.insert(path.to_path_buf(), text);
+            return;
+        };
+        self.refused.insert(path.to_path_buf(), refused);
     }
 
     /// Checks every changed project; their diagnostics.
@@ -207,7 +239,7 @@ impl Server {
         let dirty = std::mem::take(&mut self.dirty);
         dirty
             .into_iter()
-            .flat_map(|root| self.recheck(root))
+            .flat_map(|root| self.recheck(root, Check::EditAlone))
             .collect()
     }
 
@@ -224,24 +256,40 @@ impl Server {
             .and_then(text::path_of)
             .and_then(|p| agent_root(&p));
         match root {
-            Some(root) if self.dirty.remove(&root) => self.recheck(root),
-            _ => Vec::new(),
+            Some(root) => {
+                let changed = self.dirty.remove(&root);
+                if changed || self.unmodelled.contains(&root) {
+                    self.recheck(root, Check::Whole)
+                } else {
+                    Vec::new()
+                }
+            }
+            None => Vec::new(),
         }
     }
 
     /// Checks the project again and publishes every file's diagnostics
     /// (empty ones for files fixed since).
-    fn recheck(&mut self, root: PathBuf) -> Vec<Notification> {
+    fn recheck(&mut self, root: PathBuf, check: Check) -> Vec<Notification> {
         let previous = self.published.remove(&root).unwrap_or_default();
-        let cache = match self.projects.remove(&root) {
+        let project = match self.projects.remove(&root) {
             Some((mut old, _)) => {
-                let cache = std::mem::take(&mut old.cache);
-                self.retired.push(old);
-                cache
+                // A keystroke inside one response: that response alone.
+                if check == Check::EditAlone && old.take_edit(&self.overlays) {
+                    self.unmodelled.insert(root.clone());
+                    old
+                } else {
+                    let cache = std::mem::take(&mut old.cache);
+                    self.retired.push(old);
+                    self.unmodelled.remove(&root);
+                    Project::load(&root, &self.overlays, cache)
+                }
             }
-            None => utter_compiler::CheckCache::new(),
+            None => {
+                self.unmodelled.remove(&root);
+                Project::load(&root, &self.overlays, utter_compiler::CheckCache::new())
+            }
         };
-        let project = Project::load(&root, &self.overlays, cache);
         let mut labels: BTreeSet<String> = project
             .checked
             .findings
@@ -313,6 +361,7 @@ impl Server {
             None => {
                 let project =
                     Project::load(&root, &self.overlays, utter_compiler::CheckCache::new());
+                self.unmodelled.remove(&root);
                 self.keep(root.clone(), project);
             }
         }
@@ -447,6 +496,126 @@ mod tests {
         assert!(server.locate(&uri(&dirs[1])).is_some());
         assert!(server.projects.contains_key(&dirs[1]));
         let _ = std::fs::remove_dir_all(dirs[0].parent().unwrap());
+    }
+
+    /// Keystrokes sent as incremental changes inside the responses of a
+    /// big root responses.yml are checked one response alone, and publish
+    /// what a fresh server publishes for the whole text; a request after
+    /// them is answered from a check of the whole project.
+    #[test]
+    fn a_keystroke_in_one_response_publishes_what_a_fresh_server_does() {
+        let root = std::env::temp_dir().join(format!("utter-lsp-{}-keystroke", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(&root).unwrap();
+        std::fs::write(
+            root.join("memory.yml"),
+            "count:\n  type: int\nname:\n  type: text\n",
+        )
+        .unwrap();
+        let mut text = "responses:\n".to_owned();
+        for i in 0..20 {
+            text += &format!(
+                "  utter_r{i}:\n    - text: Hello {{name}} {i}\n      condition: session.project.count > {i}\n    - text: Bye {i}\n"
+            );
+        }
+        let path = root.join("responses.yml");
+        std::fs::write(&path, &text).unwrap();
+        let uri = text::uri_of(&path);
+        let change =
+            |version: i32, at: lsp_types::Position, end: lsp_types::Position, new: &str| {
+                Notification::new(
+                    DidChangeTextDocument::METHOD.to_owned(),
+                    lsp_types::DidChangeTextDocumentParams {
+                        text_document: lsp_types::VersionedTextDocumentIdentifier::new(
+                            uri.clone(),
+                            version,
+                        ),
+                        content_changes: vec![lsp_types::TextDocumentContentChangeEvent {
+                            range: Some(lsp_types::Range::new(at, end)),
+                            range_length: None,
+                            text: new.to_owned(),
+                        }],
+                    },
+                )
+            };
+        let diagnostics = |notes: Vec<Notification>| -> Vec<String> {
+            notes.into_iter().map(|n| n.params.to_string()).collect()
+        };
+        let mut server = Server::default();
+        server.notify(Notification::new(
+            DidOpenTextDocument::METHOD.to_owned(),
+            lsp_types::DidOpenTextDocumentParams {
+                text_document: lsp_types::TextDocumentItem::new(
+                    uri.clone(),
+                    "yaml".into(),
+                    1,
+                    text.clone(),
+                ),
+            },
+        ));
+        server.check_dirty();
+        // Typed into texts and conditions: a typo, a line added above
+        // later responses, an impossible condition, each undone.
+        let keystrokes: [(&str, &str); 5] = [
+            ("Hello {name} 3", "Hello {nmae} 3"),
+            (
+                "Bye 5\n",
+                "Bye 5\n      metadata:\n        rephrase: true\n",
+            ),
+            ("count > 7\n", "count > 7 and session.project.count < 2\n"),
+            ("Hello {nmae} 3", "Hello {name} 3"),
+            ("Bye 12", "Bye 1{count}2"),
+        ];
+        for (version, (from, to)) in keystrokes.iter().enumerate() {
+            let at = text.find(from).unwrap();
+            let start = text::position(&text, at);
+            let end = text::position(&text, at + from.len());
+            text.replace_range(at..at + from.len(), to);
+            server.notify(change(version as i32 + 2, start, end, to));
+            let published = diagnostics(server.check_dirty());
+            assert!(
+                server.unmodelled.contains(&root),
+                "keystroke {version} was checked alone"
+            );
+            let mut fresh = Server::default();
+            fresh.overlays.insert(path.clone(), text.clone());
+            fresh.dirty.insert(root.clone());
+            assert_eq!(
+                published,
+                diagnostics(fresh.check_dirty()),
+                "keystroke {version}"
+            );
+        }
+        assert!(
+            server.projects[&root]
+                .0
+                .checked
+                .findings
+                .iter()
+                .any(|f| f.code == utter_compiler::codes::UNREACHABLE_VARIANT
+                    || f.code == utter_compiler::codes::NO_CONDITIONED_VARIANT),
+            "the impossible condition is found"
+        );
+        // A request sees the project as it is now: the name moved down.
+        let at = text.find("utter_r15:").unwrap();
+        let request = Request::new(
+            lsp_server::RequestId::from(1),
+            GotoDefinition::METHOD.to_owned(),
+            GotoDefinitionParams {
+                text_document_position_params: lsp_types::TextDocumentPositionParams::new(
+                    lsp_types::TextDocumentIdentifier::new(uri.clone()),
+                    text::position(&text, at + 2),
+                ),
+                work_done_progress_params: Default::default(),
+                partial_result_params: Default::default(),
+            },
+        );
+        server.check_for(&request);
+        assert!(!server.unmodelled.contains(&root));
+        let answer = server.request(request).response_result.unwrap();
+        let locations: Vec<lsp_types::Location> = serde_json::from_value(answer).unwrap();
+        assert_eq!(locations[0].range.start, text::position(&text, at));
+        let _ = std::fs::remove_dir_all(&root);
     }
 
     /// A server that reuses its last check (the `CheckCache`) publishes

@@ -18,6 +18,20 @@ pub fn agent_root(file: &Path) -> Option<PathBuf> {
     Some(dir.to_path_buf())
 }
 
+/// The files of the agent folder `root` with the open documents'
+/// unsaved text (`overlays`, by absolute path) laid over them.
+fn files_of(root: &Path, overlays: &HashMap<PathBuf, String>) -> ProjectFiles {
+    // An unreadable folder (deleted, permissions) checks as empty.
+    let mut files = ProjectFiles::read(root).unwrap_or_default();
+    for (path, text) in overlays {
+        let Ok(rel) = path.strip_prefix(root) else {
+            continue;
+        };
+        files.overlay(rel.to_string_lossy().replace('\\', "/"), text.clone());
+    }
+    files
+}
+
 /// One checked project.
 pub struct Project {
     pub root: PathBuf,
@@ -40,14 +54,7 @@ impl Project {
         overlays: &HashMap<PathBuf, String>,
         mut cache: CheckCache,
     ) -> Project {
-        // An unreadable folder (deleted, permissions) checks as empty.
-        let mut files = ProjectFiles::read(root).unwrap_or_default();
-        for (path, text) in overlays {
-            let Ok(rel) = path.strip_prefix(root) else {
-                continue;
-            };
-            files.overlay(rel.to_string_lossy().replace('\\', "/"), text.clone());
-        }
+        let files = files_of(root, overlays);
         // The agent's own dialect, as the unsaved utter.yml says it.
         let agent = Agent::from_files_with(files, OpenOptions::default(), &mut cache);
         // Errors elsewhere do not hide the analysis of a response that is
@@ -60,6 +67,27 @@ impl Project {
             checked,
             cache,
         }
+    }
+
+    /// Takes an edit inside one response of the root `responses.yml`
+    /// since this project was checked: its findings and the edited file,
+    /// that response alone checked again (the rest of the project as
+    /// checked is not updated: ask for a check before reading it).
+    /// False, and nothing changed, when the edit may change more.
+    pub fn take_edit(&mut self, overlays: &HashMap<PathBuf, String>) -> bool {
+        let files = files_of(&self.root, overlays);
+        let Some(edited) = self
+            .cache
+            .findings_after_edit(files, OpenOptions::default())
+        else {
+            return false;
+        };
+        self.checked.findings = edited.findings;
+        match (self.checked.sources.iter_mut()).find(|s| s.label == edited.source.label) {
+            Some(source) => *source = edited.source,
+            None => self.checked.sources.push(edited.source),
+        }
+        true
     }
 
     /// The label of an absolute path in this project.

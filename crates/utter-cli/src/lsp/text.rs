@@ -41,6 +41,32 @@ pub fn offset(text: &str, position: Position) -> usize {
     line_end
 }
 
+/// The text of a document after the editor's `changes`, in order, to the
+/// text `held` of it: each replaces a range (positions clamped to the
+/// text), or the whole text when it has none. An edit of a range of a text
+/// not held (never opened, or refused) cannot be made: why, in words.
+pub fn apply_changes(
+    held: Option<String>,
+    changes: Vec<lsp_types::TextDocumentContentChangeEvent>,
+) -> Result<String, String> {
+    let mut text = held;
+    for change in changes {
+        match (change.range, text.as_mut()) {
+            (None, _) => text = Some(change.text),
+            (Some(range), Some(text)) => {
+                let (start, end) = (offset(text, range.start), offset(text, range.end));
+                text.replace_range(start.min(end)..start.max(end), &change.text);
+            }
+            (Some(_), None) => {
+                return Err("the editor sent an edit of this document, but utter does not hold its text (it was not opened, or was refused); it is not checked until it is closed and opened again".to_owned());
+            }
+        }
+    }
+    text.ok_or_else(|| {
+        "the editor sent a change without text; close and open the document again".to_owned()
+    })
+}
+
 pub fn range(text: &str, span: &std::ops::Range<usize>) -> Range {
     Range::new(position(text, span.start), position(text, span.end))
 }
@@ -103,6 +129,45 @@ pub fn uri_of(path: &Path) -> Uri {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Edits apply in order, at UTF-16 positions, as the editor made them.
+    #[test]
+    fn incremental_changes_apply_in_order_at_utf16_positions() {
+        let change = |range: Option<((u32, u32), (u32, u32))>, text: &str| {
+            lsp_types::TextDocumentContentChangeEvent {
+                range: range.map(|((l0, c0), (l1, c1))| {
+                    Range::new(Position::new(l0, c0), Position::new(l1, c1))
+                }),
+                range_length: None,
+                text: text.to_owned(),
+            }
+        };
+        let held = Some("a😀b\nsecond\n".to_owned());
+        let edited = apply_changes(
+            held.clone(),
+            vec![
+                // After the emoji: two UTF-16 units past `a`.
+                change(Some(((0, 3), (0, 3))), "X"),
+                // Sees the first edit: line 1 is still `second`.
+                change(Some(((1, 0), (1, 3))), "SEC"),
+                // A range given end first, and one past the end (clamped).
+                change(Some(((1, 6), (1, 3))), "OND"),
+                change(Some(((9, 0), (9, 0))), "end"),
+            ],
+        );
+        assert_eq!(edited.as_deref(), Ok("a😀Xb\nSECOND\nend"));
+        let replaced = apply_changes(
+            held,
+            vec![change(None, "new"), change(Some(((0, 3), (0, 3))), "!")],
+        );
+        assert_eq!(replaced.as_deref(), Ok("new!"));
+        let unheld = apply_changes(None, vec![change(Some(((0, 0), (0, 0))), "x")]);
+        assert!(unheld.unwrap_err().contains("does not hold its text"));
+        assert_eq!(
+            apply_changes(None, vec![change(None, "t")]).as_deref(),
+            Ok("t")
+        );
+    }
 
     #[test]
     fn positions_count_utf16_units() {

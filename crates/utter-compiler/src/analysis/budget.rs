@@ -11,7 +11,7 @@ pub const RESPONSE_WORK_BUDGET: u64 = 1 << 24;
 pub const PROJECT_WORK_BUDGET: u64 = 1 << 27;
 
 /// The work the analysis may still do, shared by the responses of one run.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Budget {
     pub(super) left: u64,
 }

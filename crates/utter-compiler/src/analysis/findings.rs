@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 
 use super::{Budget, Subject, Verdict, Why, analyse_subject, describe_witness, home_view};
 use crate::diagnostics::{Finding, Severity, codes};
+use crate::load::responses::RawResponse;
 use crate::lower::Registry;
 use crate::memo::Memo;
 use crate::validate::Checked;
@@ -17,7 +18,7 @@ use crate::validate::Checked;
 /// response is not analysed, so no cascade). Bundled responses are not the
 /// project's to fix.
 pub fn findings(checked: &Checked, registry: &Registry) -> Vec<Finding> {
-    findings_with(checked, registry, &mut VerdictMemo::default())
+    findings_with(checked, registry, &mut VerdictMemo::default()).0
 }
 
 /// Verdicts kept from check to check, by the key of their conditions and
@@ -28,12 +29,13 @@ pub(crate) type VerdictMemo = Memo<String, (Option<Verdicts>, u64)>;
 type Verdicts = std::sync::Arc<[Verdict]>;
 
 /// [`findings`], reusing the verdicts of conditions unchanged since the
-/// check `memo` kept (their work replayed on this check's budget).
+/// check `memo` kept (their work replayed on this check's budget); with
+/// what is left of the budget.
 pub(crate) fn findings_with(
     checked: &Checked,
     registry: &Registry,
     memo: &mut VerdictMemo,
-) -> Vec<Finding> {
+) -> (Vec<Finding>, Budget) {
     // Looked up per variant: a set, not a scan of every finding.
     let never_true: std::collections::HashSet<(&str, usize)> = checked
         .findings
@@ -41,7 +43,6 @@ pub(crate) fn findings_with(
         .filter(|f| f.code == codes::NEVER_TRUE)
         .filter_map(|f| Some((f.response.as_deref()?, f.variant?)))
         .collect();
-    let entries = &registry.entries;
     let mut out = Vec::new();
     // Responses with the same conditions, default and view get the same
     // verdicts: one analysis each.
@@ -64,72 +65,123 @@ pub(crate) fn findings_with(
             continue;
         };
         let view = home_view(registry, index);
-        let default = response.default;
-        let conditioned: Vec<usize> = (0..response.variants.len())
-            .filter(|&i| response.variants[i].condition.is_some())
-            .collect();
-        // The same condition texts in the same view: the same verdicts.
-        let mut key = String::from(view.unwrap_or("\u{0}"));
-        for variant in response.variants.iter() {
-            let text = variant.condition_text.as_deref();
-            // Length-prefixed: no condition text can pose as two.
-            let _ = write!(key, "|{}:", text.map_or(usize::MAX, str::len));
-            key.push_str(text.unwrap_or_default());
-        }
-        let verdicts = seen.entry(key).or_insert_with_key(|key| {
-            response_verdicts(registry, index, view, (key, memo), &mut budget)
-        });
+        let verdicts = seen
+            .entry(verdict_key(registry, index))
+            .or_insert_with_key(|key| {
+                response_verdicts(registry, index, view, (key, memo), &mut budget)
+            });
         let Some(verdicts) = verdicts.as_ref() else {
             continue;
         };
-        let response_name = name;
-        let span_of = |variant: usize| {
-            merged
-                .raw
-                .variants
-                .iter()
-                .find(|v| v.index == variant)
-                .map_or(merged.raw.name_span.clone(), |v| v.span.clone())
+        let reported = |variant: usize| never_true.contains(&(name.as_str(), variant));
+        out.extend(response_findings(
+            (registry, index, verdicts),
+            (&merged.raw, source),
+            &reported,
+            checked.dialect,
+        ));
+    }
+    (out, budget)
+}
+
+/// The findings of response `index` of `registry` alone (after an edit
+/// inside it: [`crate::CheckCache::findings_after_edit`]), as
+/// [`findings_with`] gives them, spending `budget`; `None` when its
+/// analysis stopped for want of budget. `raw` is how it was read from
+/// `source`; `reported(variant)`: the type analysis calls it never true.
+pub(crate) fn one_response_findings(
+    (registry, index): (&Registry, usize),
+    (raw, source): (&RawResponse, &crate::diagnostics::SourceFile),
+    reported: &dyn Fn(usize) -> bool,
+    (dialect, memo, budget): (crate::bundled::Dialect, &mut VerdictMemo, &mut Budget),
+) -> Option<Vec<Finding>> {
+    let key = verdict_key(registry, index);
+    let view = home_view(registry, index);
+    let verdicts = response_verdicts(registry, index, view, (&key, memo), budget);
+    if budget.left() == 0 {
+        return None;
+    }
+    let Some(verdicts) = verdicts else {
+        return Some(Vec::new());
+    };
+    Some(response_findings(
+        (registry, index, &verdicts),
+        (raw, source),
+        reported,
+        dialect,
+    ))
+}
+
+/// What the verdicts of response `index` are kept by: the same condition
+/// texts in the same view give the same verdicts.
+fn verdict_key(registry: &Registry, index: usize) -> String {
+    let view = home_view(registry, index);
+    let mut key = String::from(view.unwrap_or("\u{0}"));
+    for variant in registry.responses[index].variants.iter() {
+        let text = variant.condition_text.as_deref();
+        // Length-prefixed: no condition text can pose as two.
+        let _ = write!(key, "|{}:", text.map_or(usize::MAX, str::len));
+        key.push_str(text.unwrap_or_default());
+    }
+    key
+}
+
+/// The findings of response `index` of `registry`, from its `verdicts`
+/// (see [`one_response_findings`] for the rest).
+fn response_findings(
+    (registry, index, verdicts): (&Registry, usize, &[Verdict]),
+    (raw, source): (&RawResponse, &crate::diagnostics::SourceFile),
+    reported: &dyn Fn(usize) -> bool,
+    dialect: crate::bundled::Dialect,
+) -> Vec<Finding> {
+    let response = &registry.responses[index];
+    let default = response.default;
+    let conditioned: Vec<usize> = (0..response.variants.len())
+        .filter(|&i| response.variants[i].condition.is_some())
+        .collect();
+    let span_of = |variant: usize| {
+        raw.variants
+            .iter()
+            .find(|v| v.index == variant)
+            .map_or(raw.name_span.clone(), |v| v.span.clone())
+    };
+    let mut out = Vec::new();
+    let mut push = |code, severity, variant: Option<usize>, message: String, help: String| {
+        let span = variant.map_or(raw.name_span.clone(), span_of);
+        let mut finding = source
+            .finding(code, severity, span, message)
+            .with_help(help);
+        finding.response = Some(response.name.clone());
+        finding.variant = variant;
+        out.push(finding);
+    };
+    let dead = |i: &usize| matches!(verdicts[*i], Verdict::Unreachable(_));
+    if !conditioned.is_empty() && conditioned.iter().all(dead) {
+        // One finding for the response, not one per variant.
+        if !conditioned.iter().all(|&i| reported(i)) {
+            let default = default.map_or("its name".to_owned(), |d| {
+                format!("its default (variant {d})")
+            });
+            push(
+                codes::NO_CONDITIONED_VARIANT,
+                Severity::Warning,
+                None,
+                format!("no conditioned variant is ever delivered: whatever memory holds, it delivers {default}"),
+                "check each condition against the values its entries can hold (`utter explain` shows why each variant is dead)".to_owned(),
+            );
+        }
+        return out;
+    }
+    for (i, verdict) in verdicts.iter().enumerate() {
+        let Verdict::Unreachable(why) = verdict else {
+            continue;
         };
-        // A variant the type analysis already calls never true is its finding.
-        let reported = |variant: usize| never_true.contains(&(response_name.as_str(), variant));
-        let mut push = |code, severity, variant: Option<usize>, message: String, help: String| {
-            let span = variant.map_or(merged.raw.name_span.clone(), span_of);
-            let mut finding = source
-                .finding(code, severity, span, message)
-                .with_help(help);
-            finding.response = Some(response_name.clone());
-            finding.variant = variant;
-            out.push(finding);
-        };
-        let dead = |i: &usize| matches!(verdicts[*i], Verdict::Unreachable(_));
-        if !conditioned.is_empty() && conditioned.iter().all(dead) {
-            // One finding for the response, not one per variant.
-            if !conditioned.iter().all(|&i| reported(i)) {
-                let default = default.map_or("its name".to_owned(), |d| {
-                    format!("its default (variant {d})")
-                });
-                push(
-                    codes::NO_CONDITIONED_VARIANT,
-                    Severity::Warning,
-                    None,
-                    format!("no conditioned variant is ever delivered: whatever memory holds, it delivers {default}"),
-                    "check each condition against the values its entries can hold (`utter explain` shows why each variant is dead)".to_owned(),
-                );
-            }
+        if reported(i) {
             continue;
         }
-        for (i, verdict) in verdicts.iter().enumerate() {
-            let Verdict::Unreachable(why) = verdict else {
-                continue;
-            };
-            if reported(i) {
-                continue;
-            }
-            let (code, severity, message, help) =
-                unreachable_finding(why, (verdicts, default), checked.dialect, entries);
-            push(code, severity, Some(i), message, help);
-        }
+        let (code, severity, message, help) =
+            unreachable_finding(why, (verdicts, default), dialect, &registry.entries);
+        push(code, severity, Some(i), message, help);
     }
     out
 }

@@ -32,7 +32,7 @@ mod walk;
 
 pub use budget::{Budget, PROJECT_WORK_BUDGET, RESPONSE_WORK_BUDGET};
 pub use findings::findings;
-pub(crate) use findings::{VerdictMemo, findings_with};
+pub(crate) use findings::{VerdictMemo, findings_with, one_response_findings};
 pub use unset::placeholder_findings;
 
 use std::collections::BTreeSet;

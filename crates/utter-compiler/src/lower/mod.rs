@@ -57,47 +57,71 @@ use crate::load::layout::memory_namespace;
 /// conditions read is declared in a memory file without errors. (An error
 /// elsewhere cannot change what such a response delivers.)
 pub fn usable_responses(checked: &Checked) -> std::collections::BTreeSet<String> {
-    let mut named: std::collections::HashSet<&str> = std::collections::HashSet::new();
-    let mut broken_files: std::collections::HashSet<&str> = std::collections::HashSet::new();
-    let mut broken_namespaces: std::collections::HashSet<&str> = std::collections::HashSet::new();
-    for f in checked.errors() {
-        match &f.response {
-            Some(r) => {
-                named.insert(r);
-            }
-            None => {
-                broken_files.insert(&f.file);
-                if let Some(ns) = memory_namespace(&f.file) {
-                    broken_namespaces.insert(ns);
-                }
-            }
-        }
-    }
+    let broken = Broken::of(&checked.findings);
     let entries = lower_entries(checked);
     let ids = entry_ids(&entries);
     checked
         .responses
         .iter()
-        .filter(|(name, merged)| {
-            !named.contains(name.as_str())
-                && !broken_files.contains(merged.file.as_str())
-                && merged
-                    .raw
-                    .variants
-                    .iter()
-                    .zip(&merged.conditions)
-                    .all(|(raw, c)| {
-                        let parsed =
-                            c.is_some() || !matches!(raw.condition, ConditionField::Text { .. });
-                        parsed
-                            && c.iter().flat_map(|c| c.refs()).all(|r| {
-                                ids.contains_key(&(r.namespace.as_str(), r.entry.as_str()))
-                                    && !broken_namespaces.contains(r.namespace.as_str())
-                            })
-                    })
-        })
+        .filter(|(_, merged)| broken.spares(merged, &ids))
         .map(|(name, _)| name.clone())
         .collect()
+}
+
+/// What the errors of a check break (see [`usable_responses`]).
+pub(crate) struct Broken<'f> {
+    named: std::collections::HashSet<&'f str>,
+    files: std::collections::HashSet<&'f str>,
+    namespaces: std::collections::HashSet<&'f str>,
+}
+
+impl<'f> Broken<'f> {
+    /// What the errors among `findings` break.
+    pub(crate) fn of(findings: &'f [crate::Finding]) -> Self {
+        let mut broken = Broken {
+            named: std::collections::HashSet::new(),
+            files: std::collections::HashSet::new(),
+            namespaces: std::collections::HashSet::new(),
+        };
+        for f in findings.iter().filter(|f| f.is_error()) {
+            match &f.response {
+                Some(r) => {
+                    broken.named.insert(r);
+                }
+                None => {
+                    broken.files.insert(&f.file);
+                    if let Some(ns) = memory_namespace(&f.file) {
+                        broken.namespaces.insert(ns);
+                    }
+                }
+            }
+        }
+        broken
+    }
+
+    /// Whether the response `merged` is usable despite them.
+    pub(crate) fn spares(
+        &self,
+        merged: &MergedResponse,
+        ids: &HashMap<(&str, &str), usize>,
+    ) -> bool {
+        !self.named.contains(merged.raw.name.as_str())
+            && !self.files.contains(merged.file.as_str())
+            && merged
+                .raw
+                .variants
+                .iter()
+                .zip(&merged.conditions)
+                .all(|(raw, c)| {
+                    let parsed =
+                        c.is_some() || !matches!(raw.condition, ConditionField::Text { .. });
+                    parsed
+                        && c.iter().flat_map(|c| c.refs()).all(|r| {
+                            ids.contains_key(&(r.namespace.as_str(), r.entry.as_str()))
+                                && !self.namespaces.contains(r.namespace.as_str())
+                        })
+                })
+    }
 }
 
 /// Lowers a checked project; its error findings if it has any.
@@ -128,6 +152,26 @@ pub(crate) fn lower_usable_with(
     }
     let usable = usable_responses(checked);
     lower_only(checked, |name| usable.contains(name), memo)
+}
+
+/// The ids of the entries of each name (a bare `{name}` placeholder).
+fn entries_by_name(entries: &[Entry<String, Vec<String>>]) -> HashMap<&str, Vec<usize>> {
+    let mut by_name: HashMap<&str, Vec<usize>> = HashMap::new();
+    for e in entries {
+        by_name.entry(e.name.as_str()).or_default().push(e.id);
+    }
+    by_name
+}
+
+/// One response lowered alone among `entries` (after an edit inside it:
+/// [`crate::CheckCache::findings_after_edit`]), as its project's lowering
+/// lowers it; `line`: where its name is.
+pub(crate) fn lower_one(
+    merged: &MergedResponse,
+    line: usize,
+    entries: &[Entry<String, Vec<String>>],
+) -> Response {
+    lower_response(merged, line, &entry_ids(entries), &entries_by_name(entries))
 }
 
 /// One response, lowered.
@@ -181,10 +225,7 @@ fn lower_only(
 ) -> Registry {
     let entries = lower_entries(checked);
     let ids = entry_ids(&entries);
-    let mut by_name: HashMap<&str, Vec<usize>> = HashMap::new();
-    for e in &entries {
-        by_name.entry(e.name.as_str()).or_default().push(e.id);
-    }
+    let by_name = entries_by_name(&entries);
 
     let sources: HashMap<&str, &crate::diagnostics::SourceFile> = checked
         .sources

@@ -85,6 +85,19 @@ pub(super) fn layout(text: &str) -> Option<Layout> {
     })
 }
 
+/// A file checked part by part: where its parts are, and what each gave
+/// (an outcome may have been read where its lines were before an edit
+/// above them: [`PartOutcome::findings_at`] moves what it found).
+#[derive(Clone, Debug)]
+pub(crate) struct FileParts {
+    /// The top-level keys, `responses:` last.
+    pub(crate) header: Range<usize>,
+    /// The indentation of the response names.
+    pub(crate) indent: usize,
+    /// Each part's lines, and its outcome.
+    pub(crate) parts: Vec<(Range<usize>, Arc<PartOutcome>)>,
+}
+
 /// What reading and checking a part of the file (one response's lines,
 /// or a few responses' that parse only together) gave, at the place it was
 /// read (see the module).
@@ -107,6 +120,33 @@ impl PartOutcome {
     /// How many responses it read.
     pub(super) fn responses_len(&self) -> usize {
         self.responses.len()
+    }
+
+    /// The responses it read, with their checked conditions.
+    pub(crate) fn responses(&self) -> &[(Arc<RawResponse>, Conditions)] {
+        &self.responses
+    }
+
+    /// Its findings (reading, then checking) at byte `start`, line `line`
+    /// (1-based), where its lines are now.
+    pub(crate) fn findings_at(&self, (start, line): (usize, usize)) -> Vec<Finding> {
+        let moved = ((self.at.0, start), (self.at.1, line));
+        (self.read.iter().chain(&self.checked))
+            .map(|f| f.moved(moved.0, moved.1))
+            .collect()
+    }
+
+    /// Whether a finding of it has a note (which may name a line).
+    pub(crate) fn has_notes(&self) -> bool {
+        self.read
+            .iter()
+            .chain(&self.checked)
+            .any(|f| f.note.is_some())
+    }
+
+    /// What parsing it cost, and the did-you-mean hints its check spent.
+    pub(crate) fn spent(&self) -> (YamlBudget, usize) {
+        (self.cost, self.hints_spent)
     }
 
     /// The same outcome for the same lines at byte `at.0`, line `at.1`.
@@ -176,20 +216,35 @@ pub(super) fn check_by_response(
     for lines in layout.responses {
         match parts.outcome(lines.clone(), memo) {
             Ok(outcome) => outcomes.push((lines, outcome)),
-            // Lines that do not parse alone may parse with the part before
-            // (an alias of an anchor there): read again as one part.
+            // Lines that do not parse alone may parse with the parts before
+            // (an alias of an anchor there): read again as one part with
+            // one more of them at a time (`parse_left` bounds the work).
             Err(Unread::Alone) => {
-                let (before, read) = outcomes.pop()?;
-                // Its check is done again, with these lines.
-                schema.hints.reset(schema.hints.left() + read.hints_spent);
-                let joined = before.start..lines.end;
-                let outcome = parts.outcome(joined.clone(), memo).ok()?;
+                let mut joined = lines;
+                let outcome = loop {
+                    let (before, read) = outcomes.pop()?;
+                    // Its check is done again, with these lines.
+                    schema.hints.reset(schema.hints.left() + read.hints_spent);
+                    joined = before.start..joined.end;
+                    match parts.outcome(joined.clone(), memo) {
+                        Ok(outcome) => break outcome,
+                        Err(Unread::Alone) => {}
+                        Err(Unread::Never) => return None,
+                    }
+                };
                 outcomes.push((joined, outcome));
             }
             Err(Unread::Never) => return None,
         }
     }
-    let outcomes: Vec<Arc<PartOutcome>> = outcomes.into_iter().map(|(_, o)| o).collect();
+    let file_parts = FileParts {
+        header: layout.header,
+        indent: layout.indent,
+        parts: outcomes,
+    };
+    let outcomes: Vec<Arc<PartOutcome>> = (file_parts.parts.iter())
+        .map(|(_, o)| Arc::clone(o))
+        .collect();
     let raws = || {
         outcomes
             .iter()
@@ -209,7 +264,43 @@ pub(super) fn check_by_response(
         return None;
     }
     scratch.yaml_budget.set(left);
-    Some(assemble(source, findings, &outcomes, memo))
+    let mut outcome = assemble(source, findings, &outcomes, memo);
+    outcome.parts = Some(Arc::new(file_parts));
+    Some(outcome)
+}
+
+/// The part on `lines` of the root `responses.yml` (`source`, checked part
+/// by part as `parts` says) read and checked again alone, as the check of
+/// the whole file does it: after an edit inside the part. `None` when its
+/// lines are not responses that parse alone.
+pub(crate) fn recheck_root_part(
+    files: &ProjectFiles,
+    parts: &FileParts,
+    source: &SourceFile,
+    lines: Range<usize>,
+    id: u64,
+) -> Option<PartOutcome> {
+    let units = super::pass::units(files);
+    let unit = units
+        .iter()
+        .rfind(|u| u.scope == super::Scope::Root && !u.bundled)?;
+    // The schema as the check has it; what reading it found is the
+    // memory files' own, unchanged.
+    let (_, schema) = super::schema::read_memory(&mut Pass::new(), &units);
+    let (header, _) = yaml::parse_counted(&source.text[parts.header.clone()], 0).ok()??;
+    let mut part = Parts {
+        label: &source.label,
+        indent: parts.indent,
+        source,
+        root: (&header, responses_key(&header)?),
+        maestro: files.dialect == bundled::Dialect::Maestro,
+        scope: &unit.scope,
+        schema: &schema,
+        clean: CheckedConditions::new(),
+        parse_left: usize::MAX,
+    };
+    let at = (lines.start, source.line_index(lines.start) + 1);
+    part.check(lines, at, id)
 }
 
 fn response_count(outcomes: &[Arc<PartOutcome>]) -> usize {

@@ -5,7 +5,7 @@ use crate::load::layout::{FileKind, file_of};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-use super::by_response::{PartMemo, PartOutcome, check_by_response};
+use super::by_response::{FileParts, PartMemo, PartOutcome, check_by_response};
 use super::pass::{Pass, Unit};
 use super::responses::{CheckedConditions, validate_response};
 use super::schema::Schema;
@@ -43,6 +43,8 @@ pub(crate) struct UnitOutcome {
     recovered: Vec<String>,
     yaml_spent: YamlBudget,
     hints_spent: usize,
+    /// Its parts, when it was checked part by part.
+    pub(super) parts: Option<Arc<FileParts>>,
 }
 
 impl UnitOutcome {
@@ -61,6 +63,7 @@ impl UnitOutcome {
             recovered: Vec::new(),
             yaml_spent: YamlBudget::PROJECT,
             hints_spent: 0,
+            parts: None,
         }
     }
 }
@@ -83,6 +86,11 @@ pub(crate) struct UnitMemo {
     /// The outcome id of each response (by its address) of this check that
     /// was checked on its own: what its lowering is kept by.
     content: std::collections::HashMap<usize, u64>,
+    /// The files of this check that were checked part by part, by label.
+    parts: std::collections::HashMap<String, Arc<FileParts>>,
+    /// What the YAML and did-you-mean budgets had left when this check's
+    /// validation ended.
+    pub(crate) left: Option<(YamlBudget, usize)>,
 }
 
 impl UnitMemo {
@@ -91,6 +99,11 @@ impl UnitMemo {
             outcomes: Memo::enabled(),
             ..UnitMemo::default()
         }
+    }
+
+    /// Whether it keeps outcomes from check to check.
+    pub(crate) fn is_enabled(&self) -> bool {
+        self.outcomes.is_enabled()
     }
 
     /// Starts a check (`schema_changed`: nothing kept can be reused).
@@ -102,6 +115,8 @@ impl UnitMemo {
         self.responses.turn(schema_changed);
         self.current.clear();
         self.content.clear();
+        self.parts.clear();
+        self.left = None;
         self.reused = 0;
         self.reused_responses = 0;
     }
@@ -127,7 +142,7 @@ impl UnitMemo {
         self.reused_responses += part.responses_len();
     }
 
-    pub(super) fn next_id(&mut self) -> u64 {
+    pub(crate) fn next_id(&mut self) -> u64 {
         self.ids += 1;
         self.ids
     }
@@ -163,10 +178,25 @@ impl UnitMemo {
         (text == bytes).then_some(outcome)
     }
 
-    fn note(&mut self, label: &str, id: u64) {
+    fn note(&mut self, label: &str, outcome: &UnitOutcome) {
         if self.outcomes.is_enabled() {
-            self.current.insert(label.to_owned(), id);
+            self.current.insert(label.to_owned(), outcome.id);
+            if let Some(parts) = &outcome.parts {
+                self.parts.insert(label.to_owned(), Arc::clone(parts));
+            }
         }
+    }
+
+    /// The parts of the file `label` of this check, when it was checked
+    /// part by part.
+    pub(crate) fn parts_of(&self, label: &str) -> Option<Arc<FileParts>> {
+        self.parts.get(label).cloned()
+    }
+
+    /// Keeps the outcome of the part `lines` of the file `label` (read
+    /// again after an edit inside it) for the next check.
+    pub(crate) fn keep_edited_part(&mut self, label: &str, lines: &str, outcome: Arc<PartOutcome>) {
+        self.keep_part(label, lines, outcome);
     }
 }
 
@@ -290,7 +320,7 @@ fn unit_outcome(
         let mut yaml = pass.yaml_budget.get();
         if yaml.replay(kept.yaml_spent) && schema.hints.replay(kept.hints_spent) {
             pass.yaml_budget.set(yaml);
-            memo.note(label, kept.id);
+            memo.note(label, &kept);
             memo.reused += 1;
             return kept;
         }
@@ -331,7 +361,7 @@ fn unit_outcome(
     if yaml_after.is_left() && schema.hints.left() > 0 {
         memo.outcomes
             .put(label.to_owned(), (bytes.to_vec(), Arc::clone(&outcome)));
-        memo.note(label, outcome.id);
+        memo.note(label, &outcome);
     }
     outcome
 }
@@ -355,6 +385,7 @@ fn check_unit(
         recovered: Vec::new(),
         yaml_spent: YamlBudget::PROJECT,
         hints_spent: 0,
+        parts: None,
     };
     match parsed {
         None => {

@@ -26,6 +26,7 @@ use pass::{Pass, bundled_skills, units};
 use responses::{report_rust_name_collisions, report_skill_name_collisions};
 pub(crate) use schema::Schema;
 
+pub(crate) use by_response::{FileParts, PartOutcome, recheck_root_part};
 pub(crate) use files::{decode_file, parse_yaml};
 pub(crate) use merge::UnitMemo;
 
@@ -133,6 +134,10 @@ pub(crate) fn validate(files: &ProjectFiles, memo: &mut UnitMemo) -> Checked {
         &pass.sources,
         &mut pass.findings,
     );
+
+    // What an edit inside one response may spend without changing what
+    // the rest of the check finds.
+    memo.left = Some((pass.yaml_budget.get(), schema.hints.left()));
 
     let mut skills: Vec<String> = bundled_skills(files)
         .iter()
