@@ -23,6 +23,7 @@ import json, os, statistics, subprocess, sys, tempfile, time
 SKILLS = 30
 ONE_FILE = False
 FULL_SYNC = False
+EDITS = int(os.environ.get("LSP_EDITS", "40"))
 
 
 def write(path, text):
@@ -126,8 +127,8 @@ def measure(utter, n):
     else:
         text_at = text.index("Response 1 of skill")
         cond_at = text.index("count > ") + len("count > ")
-    for v in range(2, 42):
-        at = text_at if v < 22 else cond_at
+    for v in range(2, EDITS + 2):
+        at = text_at if v < EDITS // 2 + 2 else cond_at
         # Type a digit, then delete it: every other version is the original.
         if FULL_SYNC:
             edited = text[:at] + "9" + text[at:] if v % 2 == 0 else text
@@ -167,4 +168,4 @@ if __name__ == "__main__":
     utter = args[0]
     for n in [int(a) for a in args[1:]] or [100, 1000, 3000]:
         median, p90 = measure(utter, n)
-        print(f"{n} responses: keystroke to diagnostics median {median:.1f} ms, p90 {p90:.1f} ms")
+        print(f"{n} responses: keystroke to diagnostics median {median:.2f} ms, p90 {p90:.2f} ms")

@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use crate::bundled::Dialect;
-use crate::diagnostics::Finding;
+use crate::diagnostics::{Finding, SourceFile};
 use crate::load::project::{ProjectFiles, ReadError};
 use crate::lower::Registry;
 use crate::validate::Checked;
@@ -64,13 +64,15 @@ impl CheckCache {
     /// checked and analysed again, so the time does not grow with the
     /// file. `None` when the edit may change more (another file, a name,
     /// the file's shape, a budget near its end): then check the files
-    /// ([`Agent::from_files_with`]). The findings are those a check from
-    /// scratch gives; the next edit may be checked against them.
+    /// ([`Agent::from_files_with`]). The findings, sorted, are those a
+    /// check from scratch gives, and point into
+    /// [`CheckCache::root_source`]; the next edit may be checked against
+    /// them.
     pub fn findings_after_edit(
         &mut self,
         files: ProjectFiles,
         options: Options,
-    ) -> Option<crate::edit::EditedCheck> {
+    ) -> Option<Vec<Finding>> {
         let files = with_options(files, options);
         let last = self.last.as_mut()?;
         let edited =
@@ -80,6 +82,13 @@ impl CheckCache {
             self.last = None;
         }
         edited
+    }
+
+    /// The root `responses.yml` as the last check with this cache read it,
+    /// or as [`CheckCache::findings_after_edit`] last edited it: where the
+    /// findings of that file point. `None` when no check kept it.
+    pub fn root_source(&self) -> Option<&SourceFile> {
+        self.last.as_ref().map(crate::edit::LastCheck::source)
     }
 
     /// A cache that keeps nothing: a one-off check.

@@ -157,10 +157,47 @@ pub struct SourceFile {
 /// The bytes of the text per entry of [`SourceFile`]'s character counts.
 const CHAR_BLOCK: usize = 4096;
 
-/// How many characters begin in `bytes` (the bytes that do not continue
-/// a UTF-8 sequence): a loop the compiler vectorises.
-fn char_starts(bytes: &[u8]) -> usize {
-    bytes.iter().filter(|&&b| (b as i8) >= -0x40).count()
+/// How many characters begin in `bytes`: the bytes that do not continue
+/// a UTF-8 sequence (`10xxxxxx`).
+pub fn char_starts(bytes: &[u8]) -> usize {
+    // Bit 7 set and bit 6 clear, per byte.
+    let continuing = count_marked(bytes, |w| w & !(w << 1), |b| b & 0xc0 == 0x80);
+    bytes.len() - continuing
+}
+
+/// How many `\n` bytes `bytes` holds.
+pub fn newlines(bytes: &[u8]) -> usize {
+    const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let zero_bytes = |w: u64| {
+        let x = w ^ 0x0a0a_0a0a_0a0a_0a0a;
+        // The high bit of each byte that is zero (exact: no carries).
+        !(((x & LOW) + LOW) | x | LOW)
+    };
+    count_marked(bytes, zero_bytes, |b| b == b'\n')
+}
+
+/// How many bytes of `bytes` are marked: eight at a time, `mark(word)`
+/// setting the high bit of each byte it marks; `marked(byte)` for the
+/// bytes after the last whole word. Counted per byte lane, summed every
+/// 255 words (no popcount instruction is assumed).
+fn count_marked(bytes: &[u8], mark: impl Fn(u64) -> u64, marked: impl Fn(u8) -> bool) -> usize {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    const PAIRS: u64 = 0x00ff_00ff_00ff_00ff;
+    let sum_lanes = |lanes: u64| {
+        let pairs = (lanes & PAIRS) + ((lanes >> 8) & PAIRS);
+        (pairs.wrapping_mul(0x0001_0001_0001_0001) >> 48) as usize
+    };
+    let whole = bytes.len() - bytes.len() % 8;
+    let (words, rest) = bytes.split_at(whole);
+    let mut total = 0;
+    for run in words.chunks(8 * 255) {
+        let lanes = run.chunks_exact(8).fold(0u64, |lanes, w| {
+            let w = u64::from_le_bytes(w.try_into().expect("eight bytes"));
+            lanes + ((mark(w) & HIGH) >> 7)
+        });
+        total += sum_lanes(lanes);
+    }
+    total + rest.iter().filter(|&&b| marked(b)).count()
 }
 
 /// The characters before each block of `text`, and before its end.
@@ -198,27 +235,29 @@ impl SourceFile {
         }
     }
 
-    /// This file with bytes `start..end` replaced by `replacement` (an
-    /// edit): the same as [`SourceFile::new`] of the edited text, with the
-    /// line index of the text around the edit moved rather than read.
-    pub(crate) fn edited(&self, Range { start, end }: Range<usize>, replacement: &str) -> Self {
-        let mut text = String::with_capacity(self.text.len() - (end - start) + replacement.len());
-        text.push_str(&self.text[..start]);
-        text.push_str(replacement);
-        text.push_str(&self.text[end..]);
+    /// Replaces bytes `start..end` (on character boundaries) with
+    /// `replacement` (an edit): the same as [`SourceFile::new`] of the
+    /// edited text, the line index of the text around the edit moved
+    /// rather than read, and the text not copied.
+    pub(crate) fn edit(&mut self, Range { start, end }: Range<usize>, replacement: &str) {
+        self.text.replace_range(start..end, replacement);
         // A line starts after each `\n`: those before the edit stay, those
         // it replaced go, those after it move.
         let kept = self.line_starts.partition_point(|&s| s <= start);
         let after = self.line_starts.partition_point(|&s| s <= end);
-        let mut line_starts = self.line_starts[..kept].to_vec();
-        line_starts.extend(replacement.match_indices('\n').map(|(i, _)| start + i + 1));
-        let moved = self.line_starts[after..].iter();
-        line_starts.extend(moved.map(|&s| s - end + start + replacement.len()));
-        SourceFile {
-            label: self.label.clone(),
-            block_chars: block_chars(&text),
-            text,
-            line_starts,
+        let added = replacement.match_indices('\n').map(|(i, _)| start + i + 1);
+        let moved =
+            (self.line_starts[after..].iter()).map(|&s| s - end + start + replacement.len());
+        let tail: Vec<usize> = added.chain(moved).collect();
+        self.line_starts.truncate(kept);
+        self.line_starts.extend(tail);
+        // The blocks before the edit count the same.
+        let first = start / CHAR_BLOCK;
+        self.block_chars.truncate(first + 1);
+        let mut before = self.block_chars[first];
+        for block in self.text.as_bytes()[first * CHAR_BLOCK..].chunks(CHAR_BLOCK) {
+            before += char_starts(block);
+            self.block_chars.push(before);
         }
     }
 
@@ -578,6 +617,8 @@ mod tests {
             at in 0usize..20_000, len in 0usize..50, replacement in "[b\nü]{0,8}",
         ) {
             let text: String = pieces.concat();
+            proptest::prop_assert_eq!(char_starts(text.as_bytes()), text.chars().count());
+            proptest::prop_assert_eq!(newlines(text.as_bytes()), text.matches('\n').count());
             let file = SourceFile::new("r.yml", text.as_str());
             for offset in (0..=text.len()).filter(|&o| text.is_char_boundary(o)).step_by(97) {
                 let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
@@ -589,7 +630,8 @@ mod tests {
             let end = file.floor_boundary(start + len);
             let mut edited_text = text.clone();
             edited_text.replace_range(start..end, &replacement);
-            let edited = file.edited(start..end, &replacement);
+            let mut edited = file.clone();
+            edited.edit(start..end, &replacement);
             let fresh = SourceFile::new("r.yml", edited_text);
             proptest::prop_assert_eq!(format!("{edited:?}"), format!("{fresh:?}"));
         }

@@ -47,17 +47,12 @@ pub(crate) struct LastCheck {
     left: (YamlBudget, usize, Budget),
 }
 
-/// What an edit inside one response gave: every finding of the project
-/// (sorted), and the edited file as read.
-#[derive(Debug)]
-pub struct EditedCheck {
-    /// Every finding, as a check from scratch gives them.
-    pub findings: Vec<Finding>,
-    /// The root `responses.yml`, edited.
-    pub source: SourceFile,
-}
-
 impl LastCheck {
+    /// The root `responses.yml` as checked, edits included.
+    pub(crate) fn source(&self) -> &SourceFile {
+        &self.source
+    }
+
     /// What the check of `files` leaves for an edit: `None` unless its
     /// root `responses.yml` was checked part by part.
     pub(crate) fn record(
@@ -111,12 +106,13 @@ struct Edit {
 const MAX_EARLIER: usize = 256;
 
 impl Edit {
-    /// The one range where `old` and `new` differ, on character
-    /// boundaries.
-    fn between(old: &str, new: &str) -> Edit {
-        let (a, b) = (old.as_bytes(), new.as_bytes());
+    /// The one range where `old` and `new` (UTF-8 outside the range) differ,
+    /// on character boundaries.
+    fn between(a: &[u8], b: &[u8]) -> Edit {
+        // Not inside a character: not before a byte `10xxxxxx`.
+        let boundary = |text: &[u8], at: usize| text.get(at).is_none_or(|&c| c & 0xc0 != 0x80);
         let mut start = common_prefix(a, b, |i| i);
-        while !(old.is_char_boundary(start) && new.is_char_boundary(start)) {
+        while !(boundary(a, start) && boundary(b, start)) {
             start -= 1;
         }
         let most = a.len().min(b.len()) - start;
@@ -128,7 +124,7 @@ impl Edit {
             slid: 0,
         };
         // The bytes after both ends are the same: both are boundaries or not.
-        while !old.is_char_boundary(edit.old_end) {
+        while !boundary(a, edit.old_end) {
             edit.old_end += 1;
             edit.new_end += 1;
         }
@@ -189,53 +185,66 @@ fn common_prefix(a: &[u8], b: &[u8], at: impl Fn(usize) -> usize) -> usize {
     same + (same..n).take_while(|&i| a[at(i)] == b[at(i)]).count()
 }
 
-/// The findings of `files` after one edit inside one response of the root
-/// `responses.yml` since `last` (see the module), `last` updated to them;
-/// `None` when the edit may change more than that response's findings.
+/// The findings of `files` (sorted, as a check from scratch gives them)
+/// after one edit inside one response of the root `responses.yml` since
+/// `last` (see the module), `last` updated to them; `None` when the edit
+/// may change more than that response's findings (`last` is then of no
+/// use).
 pub(crate) fn findings_after_edit(
     last: &mut LastCheck,
     files: &ProjectFiles,
     units: &mut UnitMemo,
     verdicts: &mut VerdictMemo,
-) -> Option<EditedCheck> {
+) -> Option<Vec<Finding>> {
     if !only_the_root_responses_differ(&last.files, files) {
         return None;
     }
+    let new = files.files.get(ROOT_RESPONSES)?;
     let old = last.source.text.as_bytes();
-    let text = std::str::from_utf8(files.files.get(ROOT_RESPONSES)?).ok()?;
-    let mut edit = Edit::between(&last.source.text, text);
+    let mut edit = Edit::between(old, new);
     // An insertion or deletion may be placed a few bytes earlier: a line
     // added after a response's last begins, as found, on the next name's.
     let k = loop {
         match part_holding(&last.parts, old, &edit) {
             Some(k) => break k,
-            None => edit = edit.earlier(old, text.as_bytes())?,
+            None => edit = edit.earlier(old, new)?,
         }
     };
-    let (lines, outcome) = &last.parts.parts[k];
+    // The rest of the text is the checked one: only what replaced its
+    // bytes is read as UTF-8.
+    let replacement = std::str::from_utf8(&new[edit.start..edit.new_end]).ok()?;
+    let lines_moved =
+        lines_of(replacement) != lines_of(&last.source.text[edit.start..edit.old_end]);
+    let (lines, outcome) = last.parts.parts[k].clone();
     let edited = lines.start..edit.moved(lines.end);
-    if !still_one_part(&text[edited.clone()], last.parts.indent) {
+    // From here `last` is of the edited text; if the edit is declined,
+    // the cache drops it.
+    last.source.edit(edit.start..edit.old_end, replacement);
+    let source = &last.source;
+    if !still_one_part(&source.text[edited.clone()], last.parts.indent) {
         return None;
     }
-    let source = (last.source).edited(edit.start..edit.old_end, &text[edit.start..edit.new_end]);
     let at = (lines.start, source.line_index(lines.start) + 1);
     let fresh = crate::validate::recheck_root_part(
         files,
         &last.parts,
-        &source,
+        source,
         edited.clone(),
         units.next_id(),
     )?;
-    let (validated, new_left) = revalidate(last, (outcome, &fresh), at, &edit, &source)?;
-    let (analysed, analysis_left) =
-        reanalyse(last, &fresh, &validated, (&edit, &source), verdicts)?;
+    let (validated, new_left) =
+        revalidate(last, (&outcome, &fresh), (at, lines_moved), &edit, source)?;
+    let (analysed, analysis_left) = reanalyse(last, &fresh, &validated, (&edit, source), verdicts)?;
     let mut findings = validated.clone();
     findings.extend(analysed.iter().cloned());
     sort_findings(&mut findings);
 
     let fresh = Arc::new(fresh);
-    units.keep_edited_part(ROOT_RESPONSES, &text[edited.clone()], Arc::clone(&fresh));
-    last.source.clone_from(&source);
+    units.keep_edited_part(
+        ROOT_RESPONSES,
+        &last.source.text[edited.clone()],
+        Arc::clone(&fresh),
+    );
     last.parts.parts[k] = (edited, fresh);
     for (lines, _) in &mut last.parts.parts[k + 1..] {
         *lines = edit.moved(lines.start)..edit.moved(lines.end);
@@ -243,7 +252,7 @@ pub(crate) fn findings_after_edit(
     last.validated = validated;
     last.analysed = analysed;
     last.left = (new_left.0, new_left.1, analysis_left);
-    Some(EditedCheck { findings, source })
+    Some(findings)
 }
 
 /// Whether `new` is `old` but for the root `responses.yml`'s bytes.
@@ -277,7 +286,7 @@ fn still_one_part(part: &str, indent: usize) -> bool {
 fn revalidate(
     last: &LastCheck,
     (old, fresh): (&PartOutcome, &PartOutcome),
-    at: (usize, usize),
+    (at, lines_moved): ((usize, usize), bool),
     edit: &Edit,
     source: &SourceFile,
 ) -> Option<(Vec<Finding>, (YamlBudget, usize))> {
@@ -304,7 +313,6 @@ fn revalidate(
         return None;
     }
     let mut validated = without_each(&last.validated, &before)?;
-    let lines_moved = lines_of(&source.text[edit.start..edit.new_end]) != lines_of_old(last, edit)?;
     let others_noted = validated
         .iter()
         .chain(&last.analysed)
@@ -387,11 +395,6 @@ fn without_each(findings: &[Finding], gone: &[Finding]) -> Option<Vec<Finding>> 
 /// How many lines `text` ends.
 fn lines_of(text: &str) -> usize {
     text.bytes().filter(|&b| b == b'\n').count()
-}
-
-/// How many lines the replaced bytes ended.
-fn lines_of_old(last: &LastCheck, edit: &Edit) -> Option<usize> {
-    Some(lines_of(last.source.text.get(edit.start..edit.old_end)?))
 }
 
 /// Moves the findings of the root `responses.yml` after the edit where

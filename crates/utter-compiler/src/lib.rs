@@ -73,7 +73,6 @@ mod guide_cli_and_ci {}
 
 pub use agent::{Agent, CheckCache, Options as OpenOptions};
 pub use diagnostics::{Finding, Severity, SourceFile, codes};
-pub use edit::EditedCheck;
 pub use interpret::Interpreter;
 #[cfg(feature = "serde")]
 pub use interpret::{Answer, Request, RequestError};

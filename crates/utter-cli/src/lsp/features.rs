@@ -342,7 +342,7 @@ fn file_findings<'p>(
     project: &'p Project,
     label: &'p str,
 ) -> Option<(&'p SourceFile, Uri, impl Iterator<Item = &'p Finding>)> {
-    let text = project.checked.source(label)?;
+    let text = project.source(label)?;
     let uri = uri_of(&project.root.join(label));
     let findings = project
         .checked

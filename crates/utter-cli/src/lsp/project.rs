@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use utter_compiler::{Agent, CheckCache, Checked, OpenOptions, ProjectFiles, Registry};
+use utter_compiler::{Agent, CheckCache, Checked, OpenOptions, ProjectFiles, Registry, SourceFile};
 
 /// The agent folder a file belongs to: the folder holding `skills/` for a
 /// file in `skills/<id>/`, else the file's own folder.
@@ -44,6 +44,8 @@ pub struct Project {
     pub views: std::cell::RefCell<HashMap<usize, utter_compiler::snapshot::ResponseView>>,
     /// What the next check of this project can reuse of this one.
     pub cache: CheckCache,
+    /// Whether an edit was taken since the check (`take_edit`).
+    edited: bool,
 }
 
 impl Project {
@@ -66,28 +68,35 @@ impl Project {
             views: std::cell::RefCell::default(),
             checked,
             cache,
+            edited: false,
         }
     }
 
     /// Takes an edit inside one response of the root `responses.yml`
-    /// since this project was checked: its findings and the edited file,
-    /// that response alone checked again (the rest of the project as
-    /// checked is not updated: ask for a check before reading it).
-    /// False, and nothing changed, when the edit may change more.
+    /// since this project was checked: its findings, that response alone
+    /// checked again (the rest of the project as checked is not updated:
+    /// ask for a check before reading it). False, and nothing changed,
+    /// when the edit may change more.
     pub fn take_edit(&mut self, overlays: &HashMap<PathBuf, String>) -> bool {
         let files = files_of(&self.root, overlays);
-        let Some(edited) = self
+        let Some(findings) = self
             .cache
             .findings_after_edit(files, OpenOptions::default())
         else {
             return false;
         };
-        self.checked.findings = edited.findings;
-        match (self.checked.sources.iter_mut()).find(|s| s.label == edited.source.label) {
-            Some(source) => *source = edited.source,
-            None => self.checked.sources.push(edited.source),
-        }
+        self.checked.findings = findings;
+        self.edited = true;
         true
+    }
+
+    /// The file `label` as checked (the edited text, after an edit taken).
+    pub fn source(&self, label: &str) -> Option<&SourceFile> {
+        let edited = self
+            .cache
+            .root_source()
+            .filter(|s| self.edited && s.label == label);
+        edited.or_else(|| self.checked.source(label))
     }
 
     /// The label of an absolute path in this project.
@@ -98,7 +107,7 @@ impl Project {
 
     /// The text of a file as checked.
     pub fn text(&self, label: &str) -> Option<&str> {
-        self.checked.source(label).map(|s| s.text.as_str())
+        self.source(label).map(|s| s.text.as_str())
     }
 }
 

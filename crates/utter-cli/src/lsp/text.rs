@@ -21,13 +21,9 @@ pub fn position(text: &str, offset: usize) -> Position {
 
 /// The byte offset of an LSP position (clamped to its line and the text).
 pub fn offset(text: &str, position: Position) -> usize {
-    let mut line_start = 0;
-    for _ in 0..position.line {
-        match text[line_start..].find('\n') {
-            Some(i) => line_start += i + 1,
-            None => return text.len(),
-        }
-    }
+    let Some(line_start) = line_start(text.as_bytes(), position.line as usize) else {
+        return text.len();
+    };
     let line_end = text[line_start..]
         .find('\n')
         .map_or(text.len(), |i| line_start + i);
@@ -65,6 +61,30 @@ pub fn apply_changes(
     text.ok_or_else(|| {
         "the editor sent a change without text; close and open the document again".to_owned()
     })
+}
+
+/// Where line `line` (0-based) of `bytes` starts, if it has that many
+/// (a keystroke in a big document looks its line up): the newlines of
+/// whole blocks counted at once, then of the last block one by one.
+fn line_start(bytes: &[u8], line: usize) -> Option<usize> {
+    const BLOCK: usize = 256;
+    let mut left = line;
+    let mut at = 0;
+    while left > 0 && at + BLOCK <= bytes.len() {
+        let count = utter_compiler::diagnostics::newlines(&bytes[at..at + BLOCK]);
+        if count >= left {
+            break;
+        }
+        left -= count;
+        at += BLOCK;
+    }
+    for (i, &b) in bytes[at..].iter().enumerate() {
+        if left == 0 {
+            return Some(at + i);
+        }
+        left -= usize::from(b == b'\n');
+    }
+    (left == 0).then_some(bytes.len())
 }
 
 pub fn range(text: &str, span: &std::ops::Range<usize>) -> Range {
@@ -129,6 +149,26 @@ pub fn uri_of(path: &Path) -> Uri {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A line is found where counting newlines one by one finds it.
+    #[test]
+    fn lines_start_where_counting_finds_them() {
+        let text = "a\n\nlonger line here\n\n\n\n\n\n\n\nx😀y\nend\n".repeat(40);
+        let text = text.as_str();
+        let starts: Vec<usize> = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        for (line, &start) in starts.iter().enumerate() {
+            assert_eq!(
+                line_start(text.as_bytes(), line),
+                Some(start),
+                "line {line}"
+            );
+        }
+        assert_eq!(line_start(text.as_bytes(), starts.len()), None);
+        assert_eq!(line_start(b"", 0), Some(0));
+        assert_eq!(line_start(b"abc\n", 1), Some(4));
+    }
 
     /// Edits apply in order, at UTF-16 positions, as the editor made them.
     #[test]

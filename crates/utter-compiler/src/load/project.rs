@@ -236,7 +236,10 @@ fn plain_name(name: &str) -> bool {
 /// read itself is bounded, whatever the file system says of its size.
 pub fn read_bounded(path: &Path, limit: u64) -> io::Result<Result<Vec<u8>, u64>> {
     let file = std::fs::File::open(path)?;
-    let mut bytes = Vec::new();
+    // Room for what the file system says it holds (a hint, within the
+    // limit): one allocation rather than one per doubling.
+    let hint = file.metadata().map_or(0, |m| m.len().min(limit + 1));
+    let mut bytes = Vec::with_capacity(usize::try_from(hint).unwrap_or(0) + 1);
     file.take(limit + 1).read_to_end(&mut bytes)?;
     let len = bytes.len() as u64;
     Ok(if len > limit { Err(len) } else { Ok(bytes) })
