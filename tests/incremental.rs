@@ -348,11 +348,12 @@ fn a_file_of_parts_that_parse_only_together_is_read_whole() {
     );
 }
 
-/// A keystroke inside one response of a big root responses.yml is checked
-/// as that response alone (`CheckCache::findings_after_edit`), and the
+/// A keystroke inside one response of a big responses.yml (the root's, or
+/// a skill's beside a root that hides some of its responses) is checked as
+/// that response alone (`CheckCache::findings_after_edit`), and the
 /// findings are exactly a check from scratch's: over files of every shape
-/// of response, with lint levels set, a skill whose definitions the root
-/// hides and a skill.md naming root responses, typed into, cut, pasted and
+/// of response, with lint levels set, another skill whose definitions the
+/// root hides and a skill.md naming responses, typed into, cut, pasted and
 /// undone. When the shortcut declines, the project is checked, and the
 /// next keystroke is checked against that.
 #[test]
@@ -366,6 +367,20 @@ fn a_keystroke_inside_one_response_is_checked_alone_as_from_scratch() {
             text += &big_file_response(&mut rng, i);
         }
         let mut others = vec![("memory.yml".to_owned(), memory.to_owned())];
+        let big = if rng.chance(50) {
+            "responses.yml"
+        } else {
+            // A skill's file, two of whose responses the root hides.
+            others.push((
+                "responses.yml".to_owned(),
+                "responses:\n  utter_r7:\n    - text: Root seven\n  utter_r25:\n    - text: Root {name}\n".to_owned(),
+            ));
+            others.push((
+                "skills/big/memory.yml".to_owned(),
+                "schema:\n  private:\n    level:\n      type: int\n".to_owned(),
+            ));
+            "skills/big/responses.yml"
+        };
         if rng.chance(50) {
             others.push((
                 "utter.yml".to_owned(),
@@ -386,7 +401,7 @@ fn a_keystroke_inside_one_response_is_checked_alone_as_from_scratch() {
         let mut history = Vec::new();
         for step in 0..60 {
             let mut files = others.clone();
-            files.push(("responses.yml".to_owned(), text.clone()));
+            files.push((big.to_owned(), text.clone()));
             let options = OpenOptions::default();
             let project = || ProjectFiles::from_files(files.clone());
             let scratch = Agent::from_files(project(), options);
@@ -400,13 +415,13 @@ fn a_keystroke_inside_one_response_is_checked_alone_as_from_scratch() {
                     );
                     assert!(
                         a == b,
-                        "seed {seed}, step {step}: the findings of the edited response alone differ from a check from scratch: {}\nresponses.yml:\n{text}",
+                        "seed {seed}, step {step}: the findings of the edited response alone differ from a check from scratch: {}\n{big}:\n{text}",
                         first_difference(&(a.clone(), String::new()), &(b.clone(), String::new()))
                     );
-                    let source = cache.root_source().expect("the edited file");
+                    let source = cache.checked_source(big).expect("the edited file");
                     assert_eq!(
                         format!("{source:?}"),
-                        format!("{:?}", scratch.checked().source("responses.yml").unwrap())
+                        format!("{:?}", scratch.checked().source(big).unwrap())
                     );
                     alone += 1;
                 }
@@ -454,5 +469,44 @@ fn type_inside_a_response(rng: &mut Rng, text: &mut String) {
     } else {
         let key: &&str = rng.pick(KEYS);
         text.insert_str(at, key);
+    }
+}
+
+/// A keystroke in a skill's response that the root's definition hides
+/// gives what a check from scratch gives: the hidden one is not analysed
+/// (its dead variant is not reported), however it is edited.
+#[test]
+fn a_keystroke_in_a_hidden_response_changes_no_analysis() {
+    let skill = |count: &str| {
+        format!(
+            "responses:\n  utter_shown:\n    - text: Shown\n  utter_hidden:\n    - text: Never\n      condition: session.project.count > {count} and session.project.count < 2\n    - text: Default\n"
+        )
+    };
+    let files = |count: &str| {
+        ProjectFiles::from_files([
+            ("memory.yml", "count:\n  type: int\n".to_owned()),
+            (
+                "responses.yml",
+                "responses:\n  utter_hidden:\n    - text: Root\n".to_owned(),
+            ),
+            ("skills/s/responses.yml", skill(count)),
+        ])
+    };
+    let mut cache = CheckCache::new();
+    Agent::from_files_with(files("5"), OpenOptions::default(), &mut cache);
+    for count in ["50", "500", "1"] {
+        let scratch = Agent::from_files(files(count), OpenOptions::default());
+        let findings = match cache.findings_after_edit(files(count), OpenOptions::default()) {
+            Some(findings) => findings,
+            None => Agent::from_files_with(files(count), OpenOptions::default(), &mut cache)
+                .checked()
+                .findings
+                .clone(),
+        };
+        assert_eq!(
+            format!("{findings:#?}"),
+            format!("{:#?}", scratch.checked().findings),
+            "count > {count}"
+        );
     }
 }

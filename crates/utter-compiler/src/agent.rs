@@ -59,14 +59,14 @@ impl CheckCache {
     }
 
     /// The findings of `files` when they are those of the last check with
-    /// this cache but for one edit inside one response of the root
+    /// this cache but for one edit inside one response of a
     /// `responses.yml` (not its name): that response alone is read,
     /// checked and analysed again, so the time does not grow with the
     /// file. `None` when the edit may change more (another file, a name,
     /// the file's shape, a budget near its end): then check the files
     /// ([`Agent::from_files_with`]). The findings, sorted, are those a
-    /// check from scratch gives, and point into
-    /// [`CheckCache::root_source`]; the next edit may be checked against
+    /// check from scratch gives; those of the edited file point into
+    /// [`CheckCache::checked_source`]. The next edit may be checked against
     /// them.
     pub fn findings_after_edit(
         &mut self,
@@ -84,11 +84,12 @@ impl CheckCache {
         edited
     }
 
-    /// The root `responses.yml` as the last check with this cache read it,
-    /// or as [`CheckCache::findings_after_edit`] last edited it: where the
-    /// findings of that file point. `None` when no check kept it.
-    pub fn root_source(&self) -> Option<&SourceFile> {
-        self.last.as_ref().map(crate::edit::LastCheck::source)
+    /// The `responses.yml` called `label` as the last check with this cache
+    /// read it, or as [`CheckCache::findings_after_edit`] last edited it:
+    /// where the findings of that file point. `None` when no check kept it
+    /// (it was not checked part by part).
+    pub fn checked_source(&self, label: &str) -> Option<&SourceFile> {
+        self.last.as_ref()?.source(label)
     }
 
     /// A cache that keeps nothing: a one-off check.

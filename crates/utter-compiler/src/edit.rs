@@ -1,45 +1,49 @@
-//! An edit inside one response of the root `responses.yml`, checked as
-//! that response alone: the language server's keystroke in a big file.
+//! An edit inside one response of a `responses.yml`, checked as that
+//! response alone: the language server's keystroke, in a big file or in
+//! one of many.
 //!
 //! The check before it ([`LastCheck`]) kept its findings apart (validation,
-//! analysis), the root file's parts and what each budget had left. When
-//! the only change since is an edit inside one response's lines (not its
-//! name's), that part is read, checked, lowered and analysed again; its
-//! findings replace its old ones and the findings after it move with the
-//! text. Nothing else can change, provided the response keeps its name and
-//! shape, no error of it breaks the whole file, its work fits in what the
-//! budgets had left, and no note names a line that moved: each is checked,
-//! and anything else is `None` (then the project is checked, as before).
-//! `tests/incremental.rs` compares every result with a check from scratch.
+//! analysis), the parts of each file it checked part by part and what each
+//! budget had left. When the only change since is an edit inside one
+//! response's lines (not its name's), that part is read, checked, lowered
+//! and analysed again; its findings replace its old ones and the findings
+//! after it move with the text. Nothing else can change, provided the
+//! response keeps its name and shape, is the definition delivered (a
+//! skill's response no other file defines), no error of it breaks the
+//! whole file, its work fits in what the budgets had left, and no note
+//! names a line that moved: each is checked, and anything else is `None`
+//! (then the project is checked, as before). `tests/incremental.rs`
+//! compares every result with a check from scratch.
 
+use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
 
 use utter::Entry;
 
 use crate::analysis::{Budget, VerdictMemo, one_response_findings};
 use crate::diagnostics::{Finding, SourceFile, codes, sort_findings};
+use crate::load::layout::skill_of;
 use crate::load::project::ProjectFiles;
 use crate::load::settings::Lints;
 use crate::load::yaml::YamlBudget;
 use crate::lower::{Broken, Registry, entry_ids, lower_one};
 use crate::validate::{Checked, FileParts, MergedResponse, PartOutcome, Scope, UnitMemo};
 
-/// The root responses file: the one Rasa agents keep every response in.
-const ROOT_RESPONSES: &str = "responses.yml";
-
 /// What an edit after a check may be checked against (see the module).
 #[derive(Debug)]
 pub(crate) struct LastCheck {
-    /// The files checked, but the root `responses.yml`: `source`.
+    /// The files checked, but those in `parted`.
     files: ProjectFiles,
-    source: SourceFile,
+    /// The `responses.yml` files checked part by part, by label.
+    parted: BTreeMap<String, PartedFile>,
+    /// The response names defined more than once: which definition is
+    /// delivered is not one file's to say.
+    defined_twice: HashSet<String>,
     /// The findings of validation (lint levels applied, sorted), then of
     /// the analysis (lint levels applied).
     validated: Vec<Finding>,
     analysed: Vec<Finding>,
     lints: Lints,
-    /// The root `responses.yml`, checked part by part.
-    parts: FileParts,
     /// What the lowering and analysis of one response read.
     entries: Vec<Entry<String, Vec<String>>>,
     skills: Vec<String>,
@@ -47,14 +51,24 @@ pub(crate) struct LastCheck {
     left: (YamlBudget, usize, Budget),
 }
 
+/// A `responses.yml` checked part by part, edits included.
+#[derive(Debug)]
+struct PartedFile {
+    source: SourceFile,
+    parts: FileParts,
+    /// Which memory its conditions read.
+    scope: Scope,
+}
+
 impl LastCheck {
-    /// The root `responses.yml` as checked, edits included.
-    pub(crate) fn source(&self) -> &SourceFile {
-        &self.source
+    /// The file `label` as checked, edits included, when it was checked
+    /// part by part.
+    pub(crate) fn source(&self, label: &str) -> Option<&SourceFile> {
+        self.parted.get(label).map(|file| &file.source)
     }
 
-    /// What the check of `files` leaves for an edit: `None` unless its
-    /// root `responses.yml` was checked part by part.
+    /// What the check of `files` leaves for an edit: `None` unless a
+    /// `responses.yml` of it was checked part by part.
     pub(crate) fn record(
         files: &ProjectFiles,
         (checked, registry): (&Checked, &Registry),
@@ -62,12 +76,25 @@ impl LastCheck {
         units: &UnitMemo,
         analysis_left: Budget,
     ) -> Option<LastCheck> {
-        let parts = units.parts_of(ROOT_RESPONSES)?;
         let (yaml_left, hints_left) = units.left?;
+        let parted: BTreeMap<String, PartedFile> = (units.parted_files())
+            .filter(|(label, _)| files.files.contains_key(*label))
+            .filter_map(|(label, parts)| {
+                let file = PartedFile {
+                    source: checked.source(label)?.clone(),
+                    parts: FileParts::clone(parts),
+                    scope: skill_of(label).map_or(Scope::Root, |id| Scope::Skill(id.to_owned())),
+                };
+                Some((label.clone(), file))
+            })
+            .collect();
+        if parted.is_empty() {
+            return None;
+        }
         let others = ProjectFiles {
             root: files.root.clone(),
             files: (files.files.iter())
-                .filter(|(label, _)| label.as_str() != ROOT_RESPONSES)
+                .filter(|(label, _)| !parted.contains_key(*label))
                 .map(|(label, bytes)| (label.clone(), bytes.clone()))
                 .collect(),
             skills: files.skills.clone(),
@@ -78,13 +105,17 @@ impl LastCheck {
             without_bundled_defaults: files.without_bundled_defaults,
             dialect: files.dialect,
         };
+        let defined_twice = (checked.definitions.iter())
+            .filter(|(_, defined)| defined.len() > 1)
+            .map(|(name, _)| name.clone())
+            .collect();
         Some(LastCheck {
             files: others,
-            source: checked.source(ROOT_RESPONSES)?.clone(),
+            parted,
+            defined_twice,
             validated: checked.findings.clone(),
             analysed: analysed.to_vec(),
             lints: checked.lints.clone(),
-            parts: FileParts::clone(&parts),
             entries: registry.entries.clone(),
             skills: registry.skills.clone(),
             left: (yaml_left, hints_left, analysis_left),
@@ -186,26 +217,25 @@ fn common_prefix(a: &[u8], b: &[u8], at: impl Fn(usize) -> usize) -> usize {
 }
 
 /// The findings of `files` (sorted, as a check from scratch gives them)
-/// after one edit inside one response of the root `responses.yml` since
-/// `last` (see the module), `last` updated to them; `None` when the edit
-/// may change more than that response's findings (`last` is then of no
-/// use).
+/// after one edit inside one response of a `responses.yml` since `last`
+/// (see the module), `last` updated to them; `None` when the edit may
+/// change more than that response's findings (`last` is then of no use).
 pub(crate) fn findings_after_edit(
     last: &mut LastCheck,
     files: &ProjectFiles,
     units: &mut UnitMemo,
     verdicts: &mut VerdictMemo,
 ) -> Option<Vec<Finding>> {
-    if !only_the_root_responses_differ(&last.files, files) {
-        return None;
-    }
-    let new = files.files.get(ROOT_RESPONSES)?;
-    let old = last.source.text.as_bytes();
+    let label = the_one_changed(last, files)?;
+    // Taken out while the rest of `last` is read; put back when done.
+    let mut file = last.parted.remove(&label)?;
+    let new = files.files.get(&label)?;
+    let old = file.source.text.as_bytes();
     let mut edit = Edit::between(old, new);
     // An insertion or deletion may be placed a few bytes earlier: a line
     // added after a response's last begins, as found, on the next name's.
     let k = loop {
-        match part_holding(&last.parts, old, &edit) {
+        match part_holding(&file.parts, old, &edit) {
             Some(k) => break k,
             None => edit = edit.earlier(old, new)?,
         }
@@ -214,58 +244,65 @@ pub(crate) fn findings_after_edit(
     // bytes is read as UTF-8.
     let replacement = std::str::from_utf8(&new[edit.start..edit.new_end]).ok()?;
     let lines_moved =
-        lines_of(replacement) != lines_of(&last.source.text[edit.start..edit.old_end]);
-    let (lines, outcome) = last.parts.parts[k].clone();
+        lines_of(replacement) != lines_of(&file.source.text[edit.start..edit.old_end]);
+    let (lines, outcome) = file.parts.parts[k].clone();
     let edited = lines.start..edit.moved(lines.end);
-    // From here `last` is of the edited text; if the edit is declined,
-    // the cache drops it.
-    last.source.edit(edit.start..edit.old_end, replacement);
-    let source = &last.source;
-    if !still_one_part(&source.text[edited.clone()], last.parts.indent) {
+    file.source.edit(edit.start..edit.old_end, replacement);
+    let source = &file.source;
+    if !still_one_part(&source.text[edited.clone()], file.parts.indent) {
         return None;
     }
     let at = (lines.start, source.line_index(lines.start) + 1);
-    let fresh = crate::validate::recheck_root_part(
-        files,
-        &last.parts,
-        source,
-        edited.clone(),
-        units.next_id(),
-    )?;
+    let fresh =
+        crate::validate::recheck_part(files, &file.parts, source, edited.clone(), units.next_id())?;
     let (validated, new_left) =
-        revalidate(last, (&outcome, &fresh), (at, lines_moved), &edit, source)?;
-    let (analysed, analysis_left) = reanalyse(last, &fresh, &validated, (&edit, source), verdicts)?;
+        revalidate(last, (&outcome, &fresh), (at, lines_moved), &edit, &file)?;
+    let (analysed, analysis_left) = reanalyse(last, &fresh, &validated, (&edit, &file), verdicts)?;
     let mut findings = validated.clone();
     findings.extend(analysed.iter().cloned());
     sort_findings(&mut findings);
 
     let fresh = Arc::new(fresh);
     units.keep_edited_part(
-        ROOT_RESPONSES,
-        &last.source.text[edited.clone()],
+        &label,
+        &file.source.text[edited.clone()],
         Arc::clone(&fresh),
     );
-    last.parts.parts[k] = (edited, fresh);
-    for (lines, _) in &mut last.parts.parts[k + 1..] {
+    file.parts.parts[k] = (edited, fresh);
+    for (lines, _) in &mut file.parts.parts[k + 1..] {
         *lines = edit.moved(lines.start)..edit.moved(lines.end);
     }
+    last.parted.insert(label, file);
     last.validated = validated;
     last.analysed = analysed;
     last.left = (new_left.0, new_left.1, analysis_left);
     Some(findings)
 }
 
-/// Whether `new` is `old` but for the root `responses.yml`'s bytes.
-fn only_the_root_responses_differ(old: &ProjectFiles, new: &ProjectFiles) -> bool {
-    fn others(f: &ProjectFiles) -> impl Iterator<Item = (&String, &Vec<u8>)> {
-        (f.files.iter()).filter(|(label, _)| label.as_str() != ROOT_RESPONSES)
-    }
-    old.dialect == new.dialect
+/// The label of the one file of `last.parted` whose bytes `files` changed,
+/// when nothing else differs.
+fn the_one_changed(last: &LastCheck, files: &ProjectFiles) -> Option<String> {
+    let (old, new) = (&last.files, files);
+    let same_reading = old.dialect == new.dialect
         && old.without_bundled_defaults == new.without_bundled_defaults
         && old.skills == new.skills
         && old.oversized == new.oversized
         && old.skipped == new.skipped
-        && others(old).eq(others(new))
+        && new.files.len() == old.files.len() + last.parted.len();
+    if !same_reading {
+        return None;
+    }
+    let mut changed = None;
+    for (label, bytes) in &new.files {
+        match last.parted.get(label) {
+            Some(file) if file.source.text.as_bytes() == bytes.as_slice() => {}
+            Some(_) if changed.is_none() => changed = Some(label),
+            Some(_) => return None,
+            None if old.files.get(label) == Some(bytes) => {}
+            None => return None,
+        }
+    }
+    changed.cloned()
 }
 
 /// Whether the lines of `part` are still one response's: after its name's
@@ -288,12 +325,17 @@ fn revalidate(
     (old, fresh): (&PartOutcome, &PartOutcome),
     (at, lines_moved): ((usize, usize), bool),
     edit: &Edit,
-    source: &SourceFile,
+    file: &PartedFile,
 ) -> Option<(Vec<Finding>, (YamlBudget, usize))> {
     let ([(old_raw, _)], [(new_raw, _)]) = (old.responses(), fresh.responses()) else {
         return None;
     };
     if old_raw.name != new_raw.name || old_raw.well_formed != new_raw.well_formed {
+        return None;
+    }
+    // The root's definition is the one delivered; a skill's only when no
+    // other file defines the name.
+    if file.scope != Scope::Root && last.defined_twice.contains(&new_raw.name) {
         return None;
     }
     // Its work fits in what was left, whatever it gives back.
@@ -320,7 +362,7 @@ fn revalidate(
     if lines_moved && others_noted {
         return None;
     }
-    move_after_edit(&mut validated, edit, source)?;
+    move_after_edit(&mut validated, edit, &file.source)?;
     validated.extend(after);
     sort_findings(&mut validated);
     Some((validated, (yaml, hints_left - hints)))
@@ -333,21 +375,22 @@ fn reanalyse(
     last: &LastCheck,
     fresh: &PartOutcome,
     validated: &[Finding],
-    (edit, source): (&Edit, &SourceFile),
+    (edit, file): (&Edit, &PartedFile),
     verdicts: &mut VerdictMemo,
 ) -> Option<(Vec<Finding>, Budget)> {
+    let source = &file.source;
     let [(raw, conditions)] = fresh.responses() else {
         return None;
     };
     let name = Some(raw.name.as_str());
     let mut analysed: Vec<Finding> = (last.analysed.iter())
-        .filter(|f| !(f.file == ROOT_RESPONSES && f.response.as_deref() == name))
+        .filter(|f| !(f.file == source.label && f.response.as_deref() == name))
         .cloned()
         .collect();
     move_after_edit(&mut analysed, edit, source)?;
     let merged = MergedResponse {
-        scope: Scope::Root,
-        file: ROOT_RESPONSES.to_owned(),
+        scope: file.scope.clone(),
+        file: source.label.clone(),
         raw: Arc::clone(raw),
         conditions: conditions.clone(),
     };
@@ -397,10 +440,10 @@ fn lines_of(text: &str) -> usize {
     text.bytes().filter(|&b| b == b'\n').count()
 }
 
-/// Moves the findings of the root `responses.yml` after the edit where
+/// Moves the findings of the edited file (`source`) after the edit where
 /// their text is now; `None` if one overlaps it.
 fn move_after_edit(findings: &mut [Finding], edit: &Edit, source: &SourceFile) -> Option<()> {
-    for f in findings.iter_mut().filter(|f| f.file == ROOT_RESPONSES) {
+    for f in findings.iter_mut().filter(|f| f.file == source.label) {
         // A span touching the edit's start could be on either side of it.
         let after = f.span.start >= edit.old_end && f.span.start > edit.start;
         let before = f.span.end <= edit.start && f.span.start < edit.start;

@@ -72,8 +72,8 @@ impl Project {
         }
     }
 
-    /// Takes an edit inside one response of the root `responses.yml`
-    /// since this project was checked: its findings, that response alone
+    /// Takes an edit inside one response of a `responses.yml` since this
+    /// project was checked: its findings, that response alone
     /// checked again (the rest of the project as checked is not updated:
     /// ask for a check before reading it). False, and nothing changed,
     /// when the edit may change more.
@@ -92,10 +92,7 @@ impl Project {
 
     /// The file `label` as checked (the edited text, after an edit taken).
     pub fn source(&self, label: &str) -> Option<&SourceFile> {
-        let edited = self
-            .cache
-            .root_source()
-            .filter(|s| self.edited && s.label == label);
+        let edited = self.cache.checked_source(label).filter(|_| self.edited);
         edited.or_else(|| self.checked.source(label))
     }
 

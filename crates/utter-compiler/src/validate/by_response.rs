@@ -269,11 +269,11 @@ pub(super) fn check_by_response(
     Some(outcome)
 }
 
-/// The part on `lines` of the root `responses.yml` (`source`, checked part
-/// by part as `parts` says) read and checked again alone, as the check of
-/// the whole file does it: after an edit inside the part. `None` when its
+/// The part on `lines` of a `responses.yml` (`source`, checked part by
+/// part as `parts` says) read and checked again alone, as the check of the
+/// whole file does it: after an edit inside the part. `None` when its
 /// lines are not responses that parse alone.
-pub(crate) fn recheck_root_part(
+pub(crate) fn recheck_part(
     files: &ProjectFiles,
     parts: &FileParts,
     source: &SourceFile,
@@ -281,9 +281,8 @@ pub(crate) fn recheck_root_part(
     id: u64,
 ) -> Option<PartOutcome> {
     let units = super::pass::units(files);
-    let unit = units
-        .iter()
-        .rfind(|u| u.scope == super::Scope::Root && !u.bundled)?;
+    let of_source = |u: &&Unit<'_>| (u.responses.as_ref()).is_some_and(|(l, _)| *l == source.label);
+    let unit = units.iter().find(of_source)?;
     // The schema as the check has it; what reading it found is the
     // memory files' own, unchanged.
     let (_, schema) = super::schema::read_memory(&mut Pass::new(), &units);
@@ -293,7 +292,7 @@ pub(crate) fn recheck_root_part(
         indent: parts.indent,
         source,
         root: (&header, responses_key(&header)?),
-        maestro: files.dialect == bundled::Dialect::Maestro,
+        maestro: files.dialect == bundled::Dialect::Maestro && !unit.bundled,
         scope: &unit.scope,
         schema: &schema,
         clean: CheckedConditions::new(),

@@ -187,10 +187,10 @@ impl UnitMemo {
         }
     }
 
-    /// The parts of the file `label` of this check, when it was checked
-    /// part by part.
-    pub(crate) fn parts_of(&self, label: &str) -> Option<Arc<FileParts>> {
-        self.parts.get(label).cloned()
+    /// The files of this check that were checked part by part, and their
+    /// parts.
+    pub(crate) fn parted_files(&self) -> impl Iterator<Item = (&String, &Arc<FileParts>)> {
+        self.parts.iter()
     }
 
     /// Keeps the outcome of the part `lines` of the file `label` (read

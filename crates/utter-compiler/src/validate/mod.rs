@@ -26,7 +26,7 @@ use pass::{Pass, bundled_skills, units};
 use responses::{report_rust_name_collisions, report_skill_name_collisions};
 pub(crate) use schema::Schema;
 
-pub(crate) use by_response::{FileParts, PartOutcome, recheck_root_part};
+pub(crate) use by_response::{FileParts, PartOutcome, recheck_part};
 pub(crate) use files::{decode_file, parse_yaml};
 pub(crate) use merge::UnitMemo;
 
