@@ -21,13 +21,18 @@ pub fn agent_root(file: &Path) -> Option<PathBuf> {
 /// The files of the agent folder `root` with the open documents'
 /// unsaved text (`overlays`, by absolute path) laid over them.
 fn files_of(root: &Path, overlays: &HashMap<PathBuf, String>) -> ProjectFiles {
-    // An unreadable folder (deleted, permissions) checks as empty.
-    let mut files = ProjectFiles::read(root).unwrap_or_default();
-    for (path, text) in overlays {
-        let Ok(rel) = path.strip_prefix(root) else {
-            continue;
-        };
-        files.overlay(rel.to_string_lossy().replace('\\', "/"), text.clone());
+    let laid: Vec<(String, &String)> = (overlays.iter())
+        .filter_map(|(path, text)| {
+            let rel = path.strip_prefix(root).ok()?;
+            Some((rel.to_string_lossy().replace('\\', "/"), text))
+        })
+        .collect();
+    // What an open document holds on disk is not read: its text is laid
+    // over it. An unreadable folder (deleted, permissions) checks as empty.
+    let laid_over = |label: &str| laid.iter().any(|(l, _)| l == label);
+    let mut files = ProjectFiles::read_beneath(root, &laid_over).unwrap_or_default();
+    for (label, text) in laid {
+        files.overlay(label, text.clone());
     }
     files
 }

@@ -227,6 +227,14 @@ enum Found {
     Skipped(Skipped),
 }
 
+/// Whether a file's bytes are read, or only what it is (its text is laid
+/// over it).
+#[derive(Clone, Copy, PartialEq)]
+enum Bytes {
+    Read,
+    Unread,
+}
+
 /// Whether `name` may be read and named in a build directive.
 fn plain_name(name: &str) -> bool {
     !name.chars().any(char::is_control)
@@ -290,11 +298,18 @@ fn kind(path: &Path, root: &Path) -> Result<Kind, ReadError> {
 }
 
 /// Reads `path` if it is a file of at most [`MAX_FILE_BYTES`].
-fn read_optional(path: &Path, root: &Path) -> Result<Found, ReadError> {
+fn read_optional(path: &Path, root: &Path, bytes: Bytes) -> Result<Found, ReadError> {
     match kind(path, root)? {
         Kind::Missing => Ok(Found::Nothing),
         Kind::Dir => Ok(Found::Skipped(Skipped::NotAFile)),
         Kind::Skipped(why) => Ok(Found::Skipped(why)),
+        // Its text is laid over it: only its size is read.
+        Kind::File if bytes == Bytes::Unread => match std::fs::metadata(path) {
+            Ok(meta) if meta.len() > MAX_FILE_BYTES => Ok(Found::TooLarge(meta.len())),
+            Ok(_) => Ok(Found::Bytes(Vec::new())),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(Found::Nothing),
+            Err(e) => Err(io_error(path)(e)),
+        },
         Kind::File => match read_bounded(path, MAX_FILE_BYTES) {
             Ok(Ok(bytes)) => Ok(Found::Bytes(bytes)),
             Ok(Err(size)) => Ok(Found::TooLarge(size)),
@@ -318,7 +333,15 @@ impl ProjectFiles {
 
     /// Reads the project in `dir`.
     pub fn read(dir: &Path) -> Result<Self, ReadError> {
-        let mut project = Self::read_tree(dir)?;
+        Self::read_beneath(dir, &|_| false)
+    }
+
+    /// Reads the project in `dir` beneath texts that will be laid over some
+    /// of its files ([`ProjectFiles::overlay`]; `laid_over(label)`): what
+    /// those files hold on disk is not read (an editor's unsaved buffers,
+    /// a big file each keystroke), what they are is.
+    pub fn read_beneath(dir: &Path, laid_over: &dyn Fn(&str) -> bool) -> Result<Self, ReadError> {
+        let mut project = Self::read_tree(dir, laid_over)?;
         if project.is_agent() {
             project.dialect = project.declared_dialect().unwrap_or_default();
             Ok(project)
@@ -351,7 +374,11 @@ impl ProjectFiles {
             || self.skipped.iter().any(|(label, _)| agent_file(label))
     }
 
-    fn read_tree(dir: &Path) -> Result<Self, ReadError> {
+    fn read_tree(dir: &Path, laid_over: &dyn Fn(&str) -> bool) -> Result<Self, ReadError> {
+        let bytes = |label: &str| match laid_over(label) {
+            true => Bytes::Unread,
+            false => Bytes::Read,
+        };
         if !dir.is_dir() {
             return Err(ReadError::NotADirectory(dir.to_path_buf()));
         }
@@ -366,7 +393,7 @@ impl ProjectFiles {
             project.take(
                 name.to_string(),
                 path,
-                read_optional(&dir.join(name), &root)?,
+                read_optional(&dir.join(name), &root, bytes(name))?,
             );
         }
         let skills_dir = dir.join("skills");
@@ -418,12 +445,9 @@ impl ProjectFiles {
             project.scanned.push(skill_dir.clone());
             for name in SKILL_FILES {
                 let path = skill_dir.join(name);
-                let found = read_optional(&path, &root)?;
-                project.take(
-                    format!("{}/{name}", super::layout::skill_folder(id)),
-                    path,
-                    found,
-                );
+                let label = format!("{}/{name}", super::layout::skill_folder(id));
+                let found = read_optional(&path, &root, bytes(&label))?;
+                project.take(label, path, found);
             }
             project.report_nested(&skill_dir, id, &root)?;
         }
@@ -514,6 +538,34 @@ impl ProjectFiles {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Reading beneath unsaved texts gives what reading all and laying the
+    /// texts over gives, without reading what they cover.
+    #[test]
+    fn a_folder_read_beneath_unsaved_texts_is_the_folder_read_and_overlaid() {
+        let dir = std::env::temp_dir().join(format!("utter-beneath-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("skills/pay")).unwrap();
+        std::fs::write(dir.join("responses.yml"), "responses: {}\n").unwrap();
+        std::fs::write(dir.join("memory.yml"), "n:\n  type: int\n").unwrap();
+        std::fs::write(dir.join("skills/pay/responses.yml"), "on disk").unwrap();
+        let unsaved = [
+            ("skills/pay/responses.yml", "responses:\n  a: [x]\n"),
+            ("skills/new/responses.yml", "responses: {}\n"),
+        ];
+        let laid = |mut files: ProjectFiles| {
+            for (label, text) in unsaved {
+                files.overlay(label.to_owned(), text.to_owned());
+            }
+            format!("{files:?}")
+        };
+        let read_all = ProjectFiles::read(&dir).unwrap();
+        let laid_over = |label: &str| unsaved.iter().any(|(l, _)| *l == label);
+        let beneath = ProjectFiles::read_beneath(&dir, &laid_over).unwrap();
+        assert_eq!(beneath.files["skills/pay/responses.yml"], b"");
+        assert_eq!(laid(beneath), laid(read_all));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn the_files_an_agent_folder_is_read_from_are_the_ones_that_count() {
