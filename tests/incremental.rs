@@ -405,7 +405,7 @@ fn a_keystroke_inside_one_response_is_checked_alone_as_from_scratch() {
             let options = OpenOptions::default();
             let project = || ProjectFiles::from_files(files.clone());
             let scratch = Agent::from_files(project(), options);
-            let edited = cache.findings_after_edit(project(), options);
+            let edited = cache.findings_after_edit(&project(), options);
             let shortcut = edited.is_some();
             match edited {
                 Some(findings) => {
@@ -496,7 +496,7 @@ fn a_keystroke_in_a_hidden_response_changes_no_analysis() {
     Agent::from_files_with(files("5"), OpenOptions::default(), &mut cache);
     for count in ["50", "500", "1"] {
         let scratch = Agent::from_files(files(count), OpenOptions::default());
-        let findings = match cache.findings_after_edit(files(count), OpenOptions::default()) {
+        let findings = match cache.findings_after_edit(&files(count), OpenOptions::default()) {
             Some(findings) => findings,
             None => Agent::from_files_with(files(count), OpenOptions::default(), &mut cache)
                 .checked()

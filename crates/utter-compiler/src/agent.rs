@@ -70,13 +70,25 @@ impl CheckCache {
     /// them.
     pub fn findings_after_edit(
         &mut self,
-        files: ProjectFiles,
+        files: &ProjectFiles,
         options: Options,
     ) -> Option<Vec<Finding>> {
-        let files = with_options(files, options);
         let last = self.last.as_mut()?;
+        // Files read as the options say already (the usual case) are not
+        // copied: the caller may keep them, and their buffers.
+        let dialect =
+            (options.dialect).unwrap_or_else(|| files.declared_dialect().unwrap_or_default());
+        let prepared;
+        let files = if files.dialect == dialect
+            && files.without_bundled_defaults == options.without_bundled_defaults
+        {
+            files
+        } else {
+            prepared = with_options(files.clone(), options);
+            &prepared
+        };
         let edited =
-            crate::edit::findings_after_edit(last, &files, &mut self.units, &mut self.verdicts);
+            crate::edit::findings_after_edit(last, files, &mut self.units, &mut self.verdicts);
         if edited.is_none() {
             // What the failed attempt updated is not to be trusted.
             self.last = None;
@@ -263,7 +275,7 @@ pub(crate) fn check_and_lower(files: &ProjectFiles, cache: &mut CheckCache) -> (
     checked.lints.apply(&mut found);
     if cache.units.is_enabled() {
         let outcome = (&checked, &registry);
-        cache.last = crate::edit::LastCheck::record(files, outcome, &found, &cache.units, left);
+        cache.last = crate::edit::LastCheck::record(files, outcome, &found, &mut cache.units, left);
     }
     checked.findings.extend(found);
     crate::diagnostics::sort_findings(&mut checked.findings);

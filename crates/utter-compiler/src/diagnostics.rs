@@ -141,7 +141,7 @@ impl Finding {
 }
 
 /// A source file of the project, as text, with a line index.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct SourceFile {
     /// Path relative to the agent folder (or `<bundled>/...`).
     pub label: String,
@@ -150,8 +150,20 @@ pub struct SourceFile {
     line_starts: Vec<usize>,
     /// How many characters precede each [`CHAR_BLOCK`] bytes of the text
     /// (and all of it, last), so a column costs O(1) and at most one
-    /// block's count, even on a megabyte-long line.
-    block_chars: Vec<usize>,
+    /// block's count, even on a megabyte-long line: counted when a column
+    /// on a line longer than a block is first asked.
+    block_chars: std::sync::OnceLock<Vec<usize>>,
+}
+
+impl std::fmt::Debug for SourceFile {
+    /// What the file is; not what was counted of it so far.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SourceFile")
+            .field("label", &self.label)
+            .field("text", &self.text)
+            .field("line_starts", &self.line_starts)
+            .finish_non_exhaustive()
+    }
 }
 
 /// The bytes of the text per entry of [`SourceFile`]'s character counts.
@@ -229,7 +241,7 @@ impl SourceFile {
         line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
         SourceFile {
             label: label.into(),
-            block_chars: block_chars(&text),
+            block_chars: std::sync::OnceLock::new(),
             text,
             line_starts,
         }
@@ -245,34 +257,39 @@ impl SourceFile {
         // it replaced go, those after it move.
         let kept = self.line_starts.partition_point(|&s| s <= start);
         let after = self.line_starts.partition_point(|&s| s <= end);
-        let added = replacement.match_indices('\n').map(|(i, _)| start + i + 1);
-        let moved =
-            (self.line_starts[after..].iter()).map(|&s| s - end + start + replacement.len());
-        let tail: Vec<usize> = added.chain(moved).collect();
-        self.line_starts.truncate(kept);
-        self.line_starts.extend(tail);
-        // The blocks before the edit count the same.
-        let first = start / CHAR_BLOCK;
-        self.block_chars.truncate(first + 1);
-        let mut before = self.block_chars[first];
-        for block in self.text.as_bytes()[first * CHAR_BLOCK..].chunks(CHAR_BLOCK) {
-            before += char_starts(block);
-            self.block_chars.push(before);
+        let added: Vec<usize> = (replacement.match_indices('\n'))
+            .map(|(i, _)| start + i + 1)
+            .collect();
+        let moved_from = kept + added.len();
+        self.line_starts.splice(kept..after, added);
+        for line_start in &mut self.line_starts[moved_from..] {
+            *line_start = *line_start - end + start + replacement.len();
         }
+        self.block_chars = std::sync::OnceLock::new();
     }
 
     /// How many characters precede byte `offset` (a char boundary).
     fn char_index(&self, offset: usize) -> usize {
         let block = offset / CHAR_BLOCK;
-        let counted = self.block_chars.get(block).copied().unwrap_or(0);
+        let blocks = self.block_chars.get_or_init(|| block_chars(&self.text));
+        let counted = blocks.get(block).copied().unwrap_or(0);
         counted + char_starts(&self.text.as_bytes()[block * CHAR_BLOCK..offset])
+    }
+
+    /// How many characters `start..end` holds (boundaries): counted when
+    /// short, else from the block counts.
+    fn chars_between(&self, start: usize, end: usize) -> usize {
+        if end - start <= CHAR_BLOCK {
+            return char_starts(&self.text.as_bytes()[start..end]);
+        }
+        self.char_index(end) - self.char_index(start)
     }
 
     /// 1-based line and character column of a byte offset (clamped to the text).
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
         let offset = self.floor_boundary(offset);
         let line = self.line_starts.partition_point(|&s| s <= offset) - 1;
-        let column = self.char_index(offset) - self.char_index(self.line_starts[line]);
+        let column = self.chars_between(self.line_starts[line], offset);
         (line + 1, column + 1)
     }
 

@@ -27,7 +27,7 @@ use crate::load::project::ProjectFiles;
 use crate::load::settings::Lints;
 use crate::load::yaml::YamlBudget;
 use crate::lower::{Broken, Registry, entry_ids, lower_one};
-use crate::validate::{Checked, FileParts, MergedResponse, PartOutcome, Scope, UnitMemo};
+use crate::validate::{Checked, FileParts, MergedResponse, PartOutcome, Schema, Scope, UnitMemo};
 
 /// What an edit after a check may be checked against (see the module).
 #[derive(Debug)]
@@ -49,6 +49,8 @@ pub(crate) struct LastCheck {
     skills: Vec<String>,
     /// What the YAML, did-you-mean and analysis budgets had left.
     left: (YamlBudget, usize, Budget),
+    /// The memory schema the check read (the memory files do not change).
+    schema: Schema,
 }
 
 /// A `responses.yml` checked part by part, edits included.
@@ -73,10 +75,11 @@ impl LastCheck {
         files: &ProjectFiles,
         (checked, registry): (&Checked, &Registry),
         analysed: &[Finding],
-        units: &UnitMemo,
+        units: &mut UnitMemo,
         analysis_left: Budget,
     ) -> Option<LastCheck> {
         let (yaml_left, hints_left) = units.left?;
+        let schema = units.schema.take()?;
         let parted: BTreeMap<String, PartedFile> = (units.parted_files())
             .filter(|(label, _)| files.files.contains_key(*label))
             .filter_map(|(label, parts)| {
@@ -119,6 +122,7 @@ impl LastCheck {
             entries: registry.entries.clone(),
             skills: registry.skills.clone(),
             left: (yaml_left, hints_left, analysis_left),
+            schema,
         })
     }
 }
@@ -253,8 +257,15 @@ pub(crate) fn findings_after_edit(
         return None;
     }
     let at = (lines.start, source.line_index(lines.start) + 1);
-    let fresh =
-        crate::validate::recheck_part(files, &file.parts, source, edited.clone(), units.next_id())?;
+    // Hints as many as were left: a check that spends them all declines.
+    last.schema.hints.reset(last.left.1);
+    let fresh = crate::validate::recheck_part(
+        (files, &last.schema),
+        &file.parts,
+        source,
+        edited.clone(),
+        units.next_id(),
+    )?;
     let (validated, new_left) =
         revalidate(last, (&outcome, &fresh), (at, lines_moved), &edit, &file)?;
     let (analysed, analysis_left) = reanalyse(last, &fresh, &validated, (&edit, &file), verdicts)?;

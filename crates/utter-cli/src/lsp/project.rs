@@ -21,6 +21,17 @@ pub fn agent_root(file: &Path) -> Option<PathBuf> {
 /// The files of the agent folder `root` with the open documents'
 /// unsaved text (`overlays`, by absolute path) laid over them.
 fn files_of(root: &Path, overlays: &HashMap<PathBuf, String>) -> ProjectFiles {
+    files_reusing(root, overlays, None)
+}
+
+/// [`files_of`], the texts laid into the buffers of `spare` (files read
+/// before): a keystroke in a big document allocates nothing of its size.
+fn files_reusing(
+    root: &Path,
+    overlays: &HashMap<PathBuf, String>,
+    spare: Option<ProjectFiles>,
+) -> ProjectFiles {
+    let mut buffers = spare.map(|files| files.files).unwrap_or_default();
     let laid: Vec<(String, &String)> = (overlays.iter())
         .filter_map(|(path, text)| {
             let rel = path.strip_prefix(root).ok()?;
@@ -32,7 +43,10 @@ fn files_of(root: &Path, overlays: &HashMap<PathBuf, String>) -> ProjectFiles {
     let laid_over = |label: &str| laid.iter().any(|(l, _)| l == label);
     let mut files = ProjectFiles::read_beneath(root, &laid_over).unwrap_or_default();
     for (label, text) in laid {
-        files.overlay(label, text.clone());
+        let mut bytes = buffers.remove(&label).unwrap_or_default();
+        bytes.clear();
+        bytes.extend_from_slice(text.as_bytes());
+        files.overlay_bytes(label, bytes);
     }
     files
 }
@@ -51,6 +65,8 @@ pub struct Project {
     pub cache: CheckCache,
     /// Whether an edit was taken since the check (`take_edit`).
     edited: bool,
+    /// The files the last edit was checked in: their buffers are reused.
+    spare: Option<ProjectFiles>,
 }
 
 impl Project {
@@ -74,6 +90,7 @@ impl Project {
             checked,
             cache,
             edited: false,
+            spare: None,
         }
     }
 
@@ -83,11 +100,10 @@ impl Project {
     /// ask for a check before reading it). False, and nothing changed,
     /// when the edit may change more.
     pub fn take_edit(&mut self, overlays: &HashMap<PathBuf, String>) -> bool {
-        let files = files_of(&self.root, overlays);
-        let Some(findings) = self
-            .cache
-            .findings_after_edit(files, OpenOptions::default())
-        else {
+        let files = files_reusing(&self.root, overlays, self.spare.take());
+        let edited = (self.cache).findings_after_edit(&files, OpenOptions::default());
+        self.spare = Some(files);
+        let Some(findings) = edited else {
             return false;
         };
         self.checked.findings = findings;

@@ -21,20 +21,30 @@ pub fn position(text: &str, offset: usize) -> Position {
 
 /// The byte offset of an LSP position (clamped to its line and the text).
 pub fn offset(text: &str, position: Position) -> usize {
-    let Some(line_start) = line_start(text.as_bytes(), position.line as usize) else {
-        return text.len();
+    offset_from(text, (0, 0), position).0
+}
+
+/// [`offset`], the lines counted from line `from.0`, which starts at byte
+/// `from.1` (at or before the position's line); with the start of the
+/// position's line, to count from for a later position.
+fn offset_from(text: &str, from: (u32, usize), position: Position) -> (usize, (u32, usize)) {
+    let lines = position.line.saturating_sub(from.0) as usize;
+    let Some(line_start) = line_start(&text.as_bytes()[from.1..], lines).map(|at| from.1 + at)
+    else {
+        return (text.len(), from);
     };
+    let line = (position.line.max(from.0), line_start);
     let line_end = text[line_start..]
         .find('\n')
         .map_or(text.len(), |i| line_start + i);
     let mut units = 0usize;
     for (i, c) in text[line_start..line_end].char_indices() {
         if units >= position.character as usize {
-            return line_start + i;
+            return (line_start + i, line);
         }
         units += c.len_utf16();
     }
-    line_end
+    (line_end, line)
 }
 
 /// The text of a document after the editor's `changes`, in order, to the
@@ -50,7 +60,14 @@ pub fn apply_changes(
         match (change.range, text.as_mut()) {
             (None, _) => text = Some(change.text),
             (Some(range), Some(text)) => {
-                let (start, end) = (offset(text, range.start), offset(text, range.end));
+                // The end is found from the start's line, not the text's.
+                let (start, line) = offset_from(text, (0, 0), range.start);
+                let from = if range.end.line >= range.start.line {
+                    line
+                } else {
+                    (0, 0)
+                };
+                let (end, _) = offset_from(text, from, range.end);
                 text.replace_range(start.min(end)..start.max(end), &change.text);
             }
             (Some(_), None) => {

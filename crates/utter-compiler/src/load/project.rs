@@ -496,6 +496,12 @@ impl ProjectFiles {
     /// its skill joins the skills when it is new. `false` (nothing laid)
     /// when utter does not read such a file.
     pub fn overlay(&mut self, label: String, text: String) -> bool {
+        self.overlay_bytes(label, text.into_bytes())
+    }
+
+    /// [`ProjectFiles::overlay`] of the bytes of a text (a buffer the
+    /// caller reuses from overlay to overlay).
+    pub fn overlay_bytes(&mut self, label: String, bytes: Vec<u8>) -> bool {
         if !is_agent_file(&label) {
             return false;
         }
@@ -504,7 +510,7 @@ impl ProjectFiles {
         {
             self.skills.insert(at, id.to_owned());
         }
-        self.files.insert(label, text.into_bytes());
+        self.files.insert(label, bytes);
         true
     }
 

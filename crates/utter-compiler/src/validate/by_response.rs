@@ -274,7 +274,7 @@ pub(super) fn check_by_response(
 /// whole file does it: after an edit inside the part. `None` when its
 /// lines are not responses that parse alone.
 pub(crate) fn recheck_part(
-    files: &ProjectFiles,
+    (files, schema): (&ProjectFiles, &Schema),
     parts: &FileParts,
     source: &SourceFile,
     lines: Range<usize>,
@@ -283,9 +283,6 @@ pub(crate) fn recheck_part(
     let units = super::pass::units(files);
     let of_source = |u: &&Unit<'_>| (u.responses.as_ref()).is_some_and(|(l, _)| *l == source.label);
     let unit = units.iter().find(of_source)?;
-    // The schema as the check has it; what reading it found is the
-    // memory files' own, unchanged.
-    let (_, schema) = super::schema::read_memory(&mut Pass::new(), &units);
     let (header, _) = yaml::parse_counted(&source.text[parts.header.clone()], 0).ok()??;
     let mut part = Parts {
         label: &source.label,
@@ -294,7 +291,7 @@ pub(crate) fn recheck_part(
         root: (&header, responses_key(&header)?),
         maestro: files.dialect == bundled::Dialect::Maestro && !unit.bundled,
         scope: &unit.scope,
-        schema: &schema,
+        schema,
         clean: CheckedConditions::new(),
         parse_left: usize::MAX,
     };

@@ -91,6 +91,8 @@ pub(crate) struct UnitMemo {
     /// What the YAML and did-you-mean budgets had left when this check's
     /// validation ended.
     pub(crate) left: Option<(YamlBudget, usize)>,
+    /// The memory schema this check's validation read.
+    pub(crate) schema: Option<Schema>,
 }
 
 impl UnitMemo {
@@ -117,6 +119,7 @@ impl UnitMemo {
         self.content.clear();
         self.parts.clear();
         self.left = None;
+        self.schema = None;
         self.reused = 0;
         self.reused_responses = 0;
     }

@@ -167,6 +167,8 @@ pub(crate) fn validate(files: &ProjectFiles, memo: &mut UnitMemo) -> Checked {
         dialect: files.dialect,
         lints: settings.lints,
     };
+    // The same memory files give the same schema: kept for an edit.
+    memo.schema = Some(schema);
     // Before anything reads which responses have errors.
     checked.lints.apply(&mut checked.findings);
     sort_findings(&mut checked.findings);

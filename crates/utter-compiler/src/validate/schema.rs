@@ -22,9 +22,18 @@ pub(crate) struct Schema {
     /// Namespaces whose memory.yml does not parse: what they declare is not
     /// known, so a reference into one is not reported (no cascade).
     pub(crate) broken: HashSet<String>,
-    keys_by_scope: std::cell::RefCell<HashMap<Scope, std::rc::Rc<Vec<String>>>>,
+    keys_by_scope: std::cell::RefCell<HashMap<Scope, std::sync::Arc<Vec<String>>>>,
     /// What this check's did-you-mean hints may still spend.
     pub(crate) hints: crate::diagnostics::HintBudget,
+}
+
+impl std::fmt::Debug for Schema {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Schema")
+            .field("entries", &self.entries.len())
+            .field("broken", &self.broken)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Schema {
@@ -56,11 +65,11 @@ impl Schema {
     }
 
     /// The keys `scope` may read, sorted (computed once per scope).
-    pub(crate) fn readable_keys(&self, scope: &Scope) -> std::rc::Rc<Vec<String>> {
+    pub(crate) fn readable_keys(&self, scope: &Scope) -> std::sync::Arc<Vec<String>> {
         if let Some(keys) = self.keys_by_scope.borrow().get(scope) {
             return keys.clone();
         }
-        let keys = std::rc::Rc::new(self.compute_readable_keys(scope));
+        let keys = std::sync::Arc::new(self.compute_readable_keys(scope));
         self.keys_by_scope
             .borrow_mut()
             .insert(scope.clone(), keys.clone());
