@@ -111,7 +111,7 @@ enum Check {
     /// Its findings, from the edited response alone when the change is a
     /// keystroke inside one (`Project::take_edit`), else everything.
     EditAlone,
-    /// Everything: a request reads more than the findings.
+    /// Everything: a request reads where each response is.
     Whole,
 }
 
@@ -244,8 +244,15 @@ impl Server {
     }
 
     /// Checks the project a request is about if it changed, so the answer
-    /// sees the latest text; its diagnostics.
+    /// sees the latest text; its diagnostics. Completion and quick fixes
+    /// read the findings, the text and the names, which a keystroke
+    /// checked alone keeps current; the others read every response's
+    /// place, and check the whole project after one.
     fn check_for(&mut self, request: &Request) -> Vec<Notification> {
+        let reads_places = matches!(
+            request.method.as_str(),
+            GotoDefinition::METHOD | References::METHOD | HoverRequest::METHOD
+        );
         let uri = request
             .params
             .pointer("/textDocument/uri")
@@ -258,10 +265,10 @@ impl Server {
         match root {
             Some(root) => {
                 let changed = self.dirty.remove(&root);
-                if changed || self.unmodelled.contains(&root) {
-                    self.recheck(root, Check::Whole)
-                } else {
-                    Vec::new()
+                match (changed, reads_places && self.unmodelled.contains(&root)) {
+                    (_, true) => self.recheck(root, Check::Whole),
+                    (true, false) => self.recheck(root, Check::EditAlone),
+                    (false, false) => Vec::new(),
                 }
             }
             None => Vec::new(),
@@ -585,6 +592,26 @@ mod tests {
                 diagnostics(fresh.check_dirty()),
                 "keystroke {version}"
             );
+            if version == 0 {
+                // The quick fix of the typo, where it is now, without a
+                // check of the whole project.
+                let at = text::position(&text, text.find("{nmae}").unwrap());
+                let request = Request::new(
+                    lsp_server::RequestId::from(9),
+                    CodeActionRequest::METHOD.to_owned(),
+                    serde_json::json!({
+                        "textDocument": {"uri": uri.as_str()},
+                        "range": {"start": at, "end": at},
+                        "context": {"diagnostics": []},
+                    }),
+                );
+                assert!(server.check_for(&request).is_empty());
+                assert!(server.unmodelled.contains(&root));
+                let answer = server.request(request).response_result.unwrap();
+                let fixes: Vec<lsp_types::CodeAction> = serde_json::from_value(answer).unwrap();
+                let edit = &fixes[0].edit.as_ref().unwrap().changes.as_ref().unwrap()[&uri][0];
+                assert_eq!((edit.range.start, edit.new_text.as_str()), (at, "{name}"));
+            }
         }
         assert!(
             server.projects[&root]
