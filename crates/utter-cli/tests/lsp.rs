@@ -169,7 +169,8 @@ fn position_of(text: &str, needle: &str, extra: u32) -> Value {
         .find(needle)
         .unwrap_or_else(|| panic!("{needle} in the text"));
     let line = text[..at].matches('\n').count();
-    let column = at - text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let column = text[line_start..at].encode_utf16().count();
     json!({"line": line, "character": column as u32 + extra})
 }
 
@@ -880,4 +881,63 @@ fn a_message_nested_too_deep_is_refused_and_the_session_goes_on() {
     );
     // The session goes on.
     client.request("shutdown", Value::Null);
+}
+
+/// The server asks for incremental sync, and an editor's ranged changes
+/// (UTF-16 columns, several in one notification) give the diagnostics of
+/// the text they make; a ranged change to a document the server does not
+/// hold is refused with a diagnostic, not applied to nothing.
+#[test]
+fn ranged_changes_are_applied_as_the_editor_made_them() {
+    let agent = std::env::temp_dir().join(format!("utter-lsp-ranged-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&agent);
+    std::fs::create_dir_all(&agent).unwrap();
+    let file = agent.join("responses.yml");
+    let text =
+        "responses:\n  utter_a:\n    - text: \"Café 😀 {nope}\"\n  utter_b:\n    - text: b\n";
+    std::fs::write(&file, text).unwrap();
+    let mut client = Client::start();
+    let init = client.request("initialize", json!({"processId": null, "capabilities": {}}));
+    assert_eq!(init["capabilities"]["textDocumentSync"], 2, "{init}");
+    client.notify("initialized", json!({}));
+    open(&mut client, &file, text);
+    assert_eq!(client.diagnostics_of(&uri(&file)).len(), 1);
+    // `{nope}` is after the emoji (two UTF-16 units): replace it, then
+    // add a response below, in one notification.
+    let nope = position_of(text, "{nope}", 0);
+    let after = |p: &Value, n: u32| json!({"line": p["line"], "character": p["character"].as_u64().unwrap() as u32 + n});
+    let end = position_of(text, "b\n", 1);
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri(&file), "version": 2}, "contentChanges": [
+            {"range": {"start": nope, "end": after(&nope, 6)}, "text": "x"},
+            {"range": {"start": end, "end": end}, "text": "\n  utter_c:\n    - text: \"{nope2}\""},
+        ]}),
+    );
+    let diagnostics = client.diagnostics_of(&uri(&file));
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+    assert_eq!(
+        diagnostics[0]["range"]["start"]["line"], 6,
+        "{diagnostics:?}"
+    );
+    // A document never opened: its ranged change is refused, said so.
+    let other = agent.join("memory.yml");
+    std::fs::write(&other, "n:\n  type: int\n").unwrap();
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri(&other), "version": 2}, "contentChanges": [
+            {"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, "text": "m"},
+        ]}),
+    );
+    let refused = client.diagnostics_of(&uri(&other));
+    assert!(
+        refused[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("does not hold its text"),
+        "{refused:?}"
+    );
+    client.request("shutdown", Value::Null);
+    client.notify("exit", Value::Null);
+    let _ = std::fs::remove_dir_all(&agent);
 }
