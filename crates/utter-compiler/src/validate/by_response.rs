@@ -13,11 +13,11 @@
 //! defined twice, a budget near its end) is checked whole, as before: the
 //! two ways give the same result, which tests/incremental.rs checks.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::ops::Range;
 use std::sync::Arc;
 
-use super::merge::{Conditions, UnitMemo, UnitOutcome};
+use super::outcomes::{FileParts, PartOutcome, UnitMemo, UnitOutcome};
 use super::pass::{Pass, Unit};
 use super::responses::{CheckedConditions, validate_response};
 use super::schema::Schema;
@@ -25,7 +25,7 @@ use crate::bundled;
 use crate::diagnostics::{Finding, SourceFile};
 use crate::load::FileCx;
 use crate::load::project::ProjectFiles;
-use crate::load::responses::{self as load_responses, RawResponse};
+use crate::load::responses as load_responses;
 use crate::load::yaml::{self, MAX_NODES, Node, NodeKind, Resolved, YamlBudget};
 
 /// Where a file of the plain shape (see the module) holds its parts.
@@ -83,89 +83,6 @@ pub(super) fn layout(text: &str) -> Option<Layout> {
         responses: starts.iter().zip(ends).map(|(&s, e)| s..e).collect(),
         indent: indent?,
     })
-}
-
-/// A file checked part by part: where its parts are, and what each gave
-/// (an outcome may have been read where its lines were before an edit
-/// above them: [`PartOutcome::findings_at`] moves what it found).
-#[derive(Clone, Debug)]
-pub(crate) struct FileParts {
-    /// The top-level keys, `responses:` last.
-    pub(crate) header: Range<usize>,
-    /// The indentation of the response names.
-    pub(crate) indent: usize,
-    /// Each part's lines, and its outcome.
-    pub(crate) parts: Vec<(Range<usize>, Arc<PartOutcome>)>,
-}
-
-/// What reading and checking a part of the file (one response's lines,
-/// or a few responses' that parse only together) gave, at the place it was
-/// read (see the module).
-#[derive(Debug)]
-pub(crate) struct PartOutcome {
-    /// Unique among the outcomes of one cache (the lowering of its
-    /// responses is kept by it).
-    pub(super) id: u64,
-    /// The byte and 1-based line where its lines began.
-    at: (usize, usize),
-    responses: Vec<(Arc<RawResponse>, Conditions)>,
-    /// The findings of reading it, then those of checking it.
-    read: Vec<Finding>,
-    checked: Vec<Finding>,
-    cost: YamlBudget,
-    hints_spent: usize,
-}
-
-impl PartOutcome {
-    /// How many responses it read.
-    pub(super) fn responses_len(&self) -> usize {
-        self.responses.len()
-    }
-
-    /// The responses it read, with their checked conditions.
-    pub(crate) fn responses(&self) -> &[(Arc<RawResponse>, Conditions)] {
-        &self.responses
-    }
-
-    /// Its findings (reading, then checking) at byte `start`, line `line`
-    /// (1-based), where its lines are now.
-    pub(crate) fn findings_at(&self, (start, line): (usize, usize)) -> Vec<Finding> {
-        let moved = ((self.at.0, start), (self.at.1, line));
-        (self.read.iter().chain(&self.checked))
-            .map(|f| f.moved(moved.0, moved.1))
-            .collect()
-    }
-
-    /// Whether a finding of it has a note (which may name a line).
-    pub(crate) fn has_notes(&self) -> bool {
-        self.read
-            .iter()
-            .chain(&self.checked)
-            .any(|f| f.note.is_some())
-    }
-
-    /// What parsing it cost, and the did-you-mean hints its check spent.
-    pub(crate) fn spent(&self) -> (YamlBudget, usize) {
-        (self.cost, self.hints_spent)
-    }
-
-    /// The same outcome for the same lines at byte `at.0`, line `at.1`.
-    fn moved_to(&self, at: (usize, usize)) -> PartOutcome {
-        let (bytes, lines) = ((self.at.0, at.0), (self.at.1, at.1));
-        PartOutcome {
-            id: self.id,
-            at,
-            responses: (self.responses.iter())
-                .map(|(raw, conditions)| {
-                    (Arc::new(raw.moved(bytes.0, bytes.1)), conditions.clone())
-                })
-                .collect(),
-            read: self.read.iter().map(|f| f.moved(bytes, lines)).collect(),
-            checked: self.checked.iter().map(|f| f.moved(bytes, lines)).collect(),
-            cost: self.cost,
-            hints_spent: self.hints_spent,
-        }
-    }
 }
 
 /// The file checked response by response, with the outcomes kept from the
@@ -441,7 +358,7 @@ impl Parts<'_> {
         let mut responses = Vec::with_capacity(raws.len());
         for raw in raws {
             if self.maestro {
-                super::merge::report_maestro_conditions(&mut cx, &raw);
+                super::responses::report_maestro_conditions(&mut cx, &raw);
             }
             let conditions =
                 validate_response(&mut cx, self.schema, self.scope, &raw, &mut self.clean);
@@ -482,39 +399,6 @@ fn assemble(
         }
     }
     UnitOutcome::by_response(source, findings, responses)
-}
-
-/// The outcomes of parts by file: what the next check can take.
-#[derive(Debug, Default)]
-pub(crate) struct PartMemo {
-    kept: HashMap<String, crate::memo::Memo<String, Arc<PartOutcome>>>,
-}
-
-impl PartMemo {
-    pub(super) fn turn(&mut self, schema_changed: bool) {
-        if schema_changed {
-            self.kept.clear();
-        }
-        for memo in self.kept.values_mut() {
-            memo.turn();
-        }
-        self.kept.retain(|_, memo| !memo.is_empty());
-    }
-
-    pub(super) fn get(&mut self, label: &str, lines: &str) -> Option<Arc<PartOutcome>> {
-        self.kept.get_mut(label)?.get(lines)
-    }
-
-    pub(super) fn put(&mut self, label: &str, lines: &str, outcome: Arc<PartOutcome>) {
-        let memo = match self.kept.get_mut(label) {
-            Some(memo) => memo,
-            None => self
-                .kept
-                .entry(label.to_owned())
-                .or_insert_with(crate::memo::Memo::enabled),
-        };
-        memo.put(lines.to_owned(), outcome);
-    }
 }
 
 #[cfg(test)]

@@ -5,9 +5,10 @@ use crate::load::layout::{FileKind, file_of};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-use super::by_response::{FileParts, PartMemo, PartOutcome, check_by_response};
+use super::by_response::check_by_response;
+use super::outcomes::{UnitMemo, UnitOutcome};
 use super::pass::{Pass, Unit};
-use super::responses::{CheckedConditions, validate_response};
+use super::responses::{CheckedConditions, report_maestro_conditions, validate_response};
 use super::schema::Schema;
 use super::skill_md::check_skill_doc;
 use super::{MergedResponse, Scope, decode_file, parse_yaml};
@@ -18,7 +19,6 @@ use crate::load::project::ProjectFiles;
 use crate::load::responses as load_responses;
 use crate::load::skill_md::{self as load_skill_md, SkillDoc};
 use crate::load::yaml::YamlBudget;
-use crate::memo::Memo;
 
 /// The merged registry, every definition of each name (merge order), and the
 /// names whose files did not parse or that are malformed.
@@ -27,184 +27,6 @@ pub(super) struct Merged {
     pub(super) definitions: BTreeMap<String, Vec<(String, std::ops::Range<usize>)>>,
     pub(super) unusable: BTreeSet<String>,
 }
-
-/// What checking one unit's `responses.yml` gave, whatever the other
-/// files say (within one schema): its source, its findings, its responses
-/// with their checked conditions (`None` when the file did not parse, with
-/// the names recovered from its text), and the budgets it spent.
-#[derive(Debug)]
-pub(crate) struct UnitOutcome {
-    /// Unique among the outcomes of one cache: the lowering of a response
-    /// is kept by it and the response's name.
-    pub(crate) id: u64,
-    source: Option<SourceFile>,
-    findings: Vec<Finding>,
-    responses: Option<Vec<(Arc<load_responses::RawResponse>, Conditions)>>,
-    recovered: Vec<String>,
-    yaml_spent: YamlBudget,
-    hints_spent: usize,
-    /// Its parts, when it was checked part by part.
-    pub(super) parts: Option<Arc<FileParts>>,
-}
-
-impl UnitOutcome {
-    /// A file that parsed, checked response by response (its id and the
-    /// budgets it spent are set by [`unit_outcome`]).
-    pub(super) fn by_response(
-        source: SourceFile,
-        findings: Vec<Finding>,
-        responses: Vec<(Arc<load_responses::RawResponse>, Conditions)>,
-    ) -> Self {
-        UnitOutcome {
-            id: 0,
-            source: Some(source),
-            findings,
-            responses: Some(responses),
-            recovered: Vec::new(),
-            yaml_spent: YamlBudget::PROJECT,
-            hints_spent: 0,
-            parts: None,
-        }
-    }
-}
-
-/// The outcomes of `responses.yml` files kept from check to check (see
-/// [`crate::CheckCache`]): by label, with the text each is of.
-#[derive(Debug, Default)]
-pub(crate) struct UnitMemo {
-    outcomes: Memo<String, (Vec<u8>, Arc<UnitOutcome>)>,
-    /// The outcome each file of this check has (by [`UnitOutcome::id`]).
-    current: std::collections::HashMap<String, u64>,
-    /// The ids given so far.
-    ids: u64,
-    /// Files whose outcome this check reused.
-    reused: usize,
-    /// The outcomes of responses checked one by one (one big file).
-    responses: PartMemo,
-    /// Responses whose outcome this check reused.
-    reused_responses: usize,
-    /// The outcome id of each response (by its address) of this check that
-    /// was checked on its own: what its lowering is kept by.
-    content: std::collections::HashMap<usize, u64>,
-    /// The files of this check that were checked part by part, by label.
-    parts: std::collections::HashMap<String, Arc<FileParts>>,
-    /// What the YAML and did-you-mean budgets had left when this check's
-    /// validation ended.
-    pub(crate) left: Option<(YamlBudget, usize)>,
-    /// The memory schema this check's validation read.
-    pub(crate) schema: Option<Schema>,
-}
-
-impl UnitMemo {
-    pub(crate) fn enabled() -> Self {
-        UnitMemo {
-            outcomes: Memo::enabled(),
-            ..UnitMemo::default()
-        }
-    }
-
-    /// Whether it keeps outcomes from check to check.
-    pub(crate) fn is_enabled(&self) -> bool {
-        self.outcomes.is_enabled()
-    }
-
-    /// Starts a check (`schema_changed`: nothing kept can be reused).
-    pub(crate) fn turn(&mut self, schema_changed: bool) {
-        if schema_changed {
-            self.outcomes.clear();
-        }
-        self.outcomes.turn();
-        self.responses.turn(schema_changed);
-        self.current.clear();
-        self.content.clear();
-        self.parts.clear();
-        self.left = None;
-        self.schema = None;
-        self.reused = 0;
-        self.reused_responses = 0;
-    }
-
-    /// How many responses of changed files the check took from the one
-    /// before.
-    pub(crate) fn reused_responses(&self) -> usize {
-        self.reused_responses
-    }
-
-    /// The id the lowering of `raw` (of this check) is kept by.
-    pub(crate) fn content_id(
-        &self,
-        raw: &Arc<load_responses::RawResponse>,
-        label: &str,
-    ) -> Option<u64> {
-        let by_response = self.content.get(&(Arc::as_ptr(raw) as usize)).copied();
-        by_response.or_else(|| self.unit_id(label))
-    }
-
-    /// Counts the responses of a part this check reused.
-    pub(super) fn reused_part(&mut self, part: &PartOutcome) {
-        self.reused_responses += part.responses_len();
-    }
-
-    pub(crate) fn next_id(&mut self) -> u64 {
-        self.ids += 1;
-        self.ids
-    }
-
-    pub(super) fn kept_part(&mut self, label: &str, lines: &str) -> Option<Arc<PartOutcome>> {
-        self.responses.get(label, lines)
-    }
-
-    pub(super) fn keep_part(&mut self, label: &str, lines: &str, outcome: Arc<PartOutcome>) {
-        if self.outcomes.is_enabled() {
-            self.responses.put(label, lines, outcome);
-        }
-    }
-
-    pub(super) fn note_content(&mut self, raw: &Arc<load_responses::RawResponse>, id: u64) {
-        if self.outcomes.is_enabled() {
-            self.content.insert(Arc::as_ptr(raw) as usize, id);
-        }
-    }
-
-    /// How many files the check took from the one before.
-    pub(crate) fn reused(&self) -> usize {
-        self.reused
-    }
-
-    /// The outcome id of the file `label` in this check, when kept.
-    pub(crate) fn unit_id(&self, label: &str) -> Option<u64> {
-        self.current.get(label).copied()
-    }
-
-    fn kept(&mut self, label: &str, bytes: &[u8]) -> Option<Arc<UnitOutcome>> {
-        let (text, outcome) = self.outcomes.get(label)?;
-        (text == bytes).then_some(outcome)
-    }
-
-    fn note(&mut self, label: &str, outcome: &UnitOutcome) {
-        if self.outcomes.is_enabled() {
-            self.current.insert(label.to_owned(), outcome.id);
-            if let Some(parts) = &outcome.parts {
-                self.parts.insert(label.to_owned(), Arc::clone(parts));
-            }
-        }
-    }
-
-    /// The files of this check that were checked part by part, and their
-    /// parts.
-    pub(crate) fn parted_files(&self) -> impl Iterator<Item = (&String, &Arc<FileParts>)> {
-        self.parts.iter()
-    }
-
-    /// Keeps the outcome of the part `lines` of the file `label` (read
-    /// again after an edit inside it) for the next check.
-    pub(crate) fn keep_edited_part(&mut self, label: &str, lines: &str, outcome: Arc<PartOutcome>) {
-        self.keep_part(label, lines, outcome);
-    }
-}
-
-pub(super) type Conditions =
-    Vec<Option<std::sync::Arc<crate::condition::Expr<crate::condition::MemoryRef>>>>;
 
 /// Checks each unit's responses and merges them: a later definition
 /// replaces an earlier one (two project skills defining a name is a warning).
@@ -416,24 +238,6 @@ fn check_unit(
     outcome.source = scratch.sources.pop();
     outcome.findings = std::mem::take(&mut scratch.findings);
     outcome
-}
-
-/// In a Maestro agent the first entry of a response is delivered: a
-/// `condition` would be silently ignored there, so each one is an error.
-pub(super) fn report_maestro_conditions(cx: &mut FileCx<'_>, raw: &load_responses::RawResponse) {
-    for variant in &raw.variants {
-        if let load_responses::ConditionField::Text { node, .. } = &variant.condition {
-            cx.report_in(
-                codes::MAESTRO_CONDITION,
-                Severity::Error,
-                node.span.clone(),
-                &raw.name,
-                Some(variant.index),
-                "has a `condition`, but a Maestro agent delivers the first entry of each response: conditional variants are a Mantle feature",
-            );
-            cx.help("remove the condition (and order the entries so the first is the one to deliver), or check the agent as Mantle (`--dialect mantle`)");
-        }
-    }
 }
 
 /// Each project skill's skill.md, checked against the whole registry.

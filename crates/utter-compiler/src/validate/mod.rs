@@ -8,6 +8,7 @@ mod by_response;
 mod files;
 mod memory_rules;
 mod merge;
+mod outcomes;
 mod pass;
 mod placeholders;
 mod responses;
@@ -26,9 +27,9 @@ use pass::{Pass, bundled_skills, units};
 use responses::{report_rust_name_collisions, report_skill_name_collisions};
 pub(crate) use schema::Schema;
 
-pub(crate) use by_response::{FileParts, PartOutcome, recheck_part};
+pub(crate) use by_response::recheck_part;
 pub(crate) use files::{decode_file, parse_yaml};
-pub(crate) use merge::UnitMemo;
+pub(crate) use outcomes::{FileParts, PartOutcome, UnitMemo};
 
 /// Which memory a `responses.yml` file's conditions may read.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

@@ -6,7 +6,6 @@ use std::ops::Range;
 
 use utter::EntryType;
 
-use super::responses::node_subspan;
 use super::{Schema, Scope};
 use crate::diagnostics::{Severity, codes};
 use crate::load::FileCx;
@@ -167,7 +166,7 @@ fn report_placeholder(
     (response, index): (&str, usize),
     problem: PlaceholderProblem,
 ) {
-    let at = node_subspan(cx.source, node, span);
+    let at = node.subspan(&cx.source.text, span);
     let severity = if problem.engine_fills {
         Severity::Warning
     } else {
@@ -209,7 +208,7 @@ fn report_rendering(
         return;
     };
     if info.ty == EntryType::Float && next_to_currency(text, span) {
-        let at = node_subspan(cx.source, node, span);
+        let at = node.subspan(&cx.source.text, span);
         cx.report_in(
             codes::FLOAT_MONEY,
             Severity::Warning,
@@ -226,7 +225,7 @@ fn report_rendering(
         ));
     }
     if matches!(info.ty, EntryType::List | EntryType::Json) {
-        let at = node_subspan(cx.source, node, span);
+        let at = node.subspan(&cx.source.text, span);
         cx.report_in(
             codes::PLACEHOLDER_REPR,
             Severity::Note,

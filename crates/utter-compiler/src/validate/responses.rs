@@ -118,7 +118,7 @@ fn variant_condition(
     let expr = match condition::parse(text) {
         Ok(expr) => expr,
         Err(e) => {
-            let span = node_subspan(cx.source, node, &e.span);
+            let span = node.subspan(&cx.source.text, &e.span);
             let message = if text.trim().is_empty() {
                 "has an empty `condition`; write an expression such as `session.<skill_id>.<entry> == \"value\"`, or omit `condition` for the default variant".to_owned()
             } else {
@@ -142,7 +142,7 @@ fn variant_condition(
             all_readable = false;
         } else if !schema.readable(scope, &r.namespace, &r.entry) {
             all_readable = false;
-            let span = node_subspan(cx.source, node, &r.span);
+            let span = node.subspan(&cx.source.text, &r.span);
             let message = schema.unreadable_reason(scope, &r.namespace, &r.entry);
             cx.report_in(
                 codes::UNKNOWN_MEMORY_KEY,
@@ -279,7 +279,7 @@ fn report_types(
             })
         });
         let span = match (&literal, &finding.span) {
-            (Some((span, _)), _) | (None, Some(span)) => node_subspan(cx.source, node, span),
+            (Some((span, _)), _) | (None, Some(span)) => node.subspan(&cx.source.text, span),
             (None, None) => node.span.clone(),
         };
         cx.report_in(
@@ -297,12 +297,6 @@ fn report_types(
             last.suggestion = Some(fix);
         }
     }
-}
-
-/// The span in the file of `span` inside a scalar's value, when it can be
-/// mapped exactly; else the whole scalar.
-pub(super) fn node_subspan(source: &SourceFile, node: &Node, span: &Range<usize>) -> Range<usize> {
-    node.subspan(&source.text, span)
 }
 
 /// Two names that generated code would spell the same (`utter_a` and `utterA`
@@ -366,6 +360,24 @@ pub(super) fn report_skill_name_collisions(skills: &[String], findings: &mut Vec
             ));
         } else {
             seen.insert(rust_name, id);
+        }
+    }
+}
+
+/// In a Maestro agent the first entry of a response is delivered: a
+/// `condition` would be silently ignored there, so each one is an error.
+pub(super) fn report_maestro_conditions(cx: &mut FileCx<'_>, raw: &RawResponse) {
+    for variant in &raw.variants {
+        if let ConditionField::Text { node, .. } = &variant.condition {
+            cx.report_in(
+                codes::MAESTRO_CONDITION,
+                Severity::Error,
+                node.span.clone(),
+                &raw.name,
+                Some(variant.index),
+                "has a `condition`, but a Maestro agent delivers the first entry of each response: conditional variants are a Mantle feature",
+            );
+            cx.help("remove the condition (and order the entries so the first is the one to deliver), or check the agent as Mantle (`--dialect mantle`)");
         }
     }
 }

@@ -3,7 +3,6 @@
 
 use std::collections::BTreeMap;
 
-use super::responses::node_subspan;
 use super::{MergedResponse, Schema, Scope};
 use crate::condition::{self, Expr, MemoryRef};
 use crate::diagnostics::{Severity, codes};
@@ -188,7 +187,7 @@ pub(super) fn check_condition(
 ) -> Option<Expr<MemoryRef>> {
     match condition::parse(text) {
         Err(e) => {
-            let span = node_subspan(cx.source, node, &e.span);
+            let span = node.subspan(&cx.source.text, &e.span);
             cx.report(
                 code,
                 Severity::Error,
@@ -202,7 +201,7 @@ pub(super) fn check_condition(
                 if !schema.unknowable(&r.namespace, &r.entry)
                     && !schema.readable(scope, &r.namespace, &r.entry)
                 {
-                    let span = node_subspan(cx.source, node, &r.span);
+                    let span = node.subspan(&cx.source.text, &r.span);
                     cx.report(
                         code,
                         Severity::Error,
