@@ -352,9 +352,9 @@ fn a_file_of_parts_that_parse_only_together_is_read_whole() {
 /// a skill's beside a root that hides some of its responses) is checked as
 /// that response alone (`CheckCache::findings_after_edit`), and the
 /// findings are exactly a check from scratch's: over files of every shape
-/// of response, with lint levels set, another skill whose definitions the
-/// root hides and a skill.md naming responses, typed into, cut, pasted and
-/// undone. When the shortcut declines, the project is checked, and the
+/// of response (a `version:` above them, CRLF lines), with lint levels set,
+/// Mantle or Maestro, another skill whose definitions the root hides and a
+/// skill.md naming responses, typed into, cut, pasted and undone. When the shortcut declines, the project is checked, and the
 /// next keystroke is checked against that.
 #[test]
 fn a_keystroke_inside_one_response_is_checked_alone_as_from_scratch() {
@@ -362,9 +362,17 @@ fn a_keystroke_inside_one_response_is_checked_alone_as_from_scratch() {
     let (mut compared, mut alone) = (0, 0);
     for seed in 0..utter_synth::scaled(4) {
         let mut rng = Rng::new(7000 + seed);
-        let mut text = "responses:\n".to_owned();
+        let mut text = if rng.chance(50) {
+            "version: \"3.1\"\n\nresponses:\n"
+        } else {
+            "responses:\n"
+        }
+        .to_owned();
         for i in 0..30 {
             text += &big_file_response(&mut rng, i);
+        }
+        if rng.chance(25) {
+            text = text.replace('\n', "\r\n");
         }
         let mut others = vec![("memory.yml".to_owned(), memory.to_owned())];
         let big = if rng.chance(50) {
@@ -381,11 +389,12 @@ fn a_keystroke_inside_one_response_is_checked_alone_as_from_scratch() {
             ));
             "skills/big/responses.yml"
         };
-        if rng.chance(50) {
-            others.push((
-                "utter.yml".to_owned(),
-                "lints:\n  utter.analysis.unreachable_variant: deny\n  utter.validation.response.unknown_placeholder: warn\n  utter.analysis.unreachable_default: allow\n".to_owned(),
-            ));
+        let lints = "lints:\n  utter.analysis.unreachable_variant: deny\n  utter.validation.response.unknown_placeholder: warn\n  utter.analysis.unreachable_default: allow\n";
+        match rng.below(4) {
+            0 => others.push(("utter.yml".to_owned(), lints.to_owned())),
+            // Maestro: a condition is an error of its own.
+            1 => others.push(("utter.yml".to_owned(), format!("dialect: maestro\n{lints}"))),
+            _ => {}
         }
         if rng.chance(50) {
             others.push((
