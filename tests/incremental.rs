@@ -182,6 +182,27 @@ fn big_file_response(rng: &mut Rng, i: usize) -> String {
     }
 }
 
+/// The memory the big files' responses read.
+const BIG_FILE_MEMORY: &str = "name:\n  type: text\ncount:\n  type: int\nflag:\n  type: bool\n";
+
+/// A root responses.yml of `responses` random responses: a `version:`
+/// above them half the time, CRLF lines a quarter of the time.
+fn big_file(rng: &mut Rng, responses: usize) -> String {
+    let mut text = if rng.chance(50) {
+        "version: \"3.1\"\n\nresponses:\n"
+    } else {
+        "responses:\n"
+    }
+    .to_owned();
+    for i in 0..responses {
+        text += &big_file_response(rng, i);
+    }
+    if rng.chance(25) {
+        text = text.replace('\n', "\r\n");
+    }
+    text
+}
+
 /// An edit of one big file as someone typing has it: a key typed or
 /// deleted, a response pasted or cut, the YAML broken and mended.
 fn edit_big_file(rng: &mut Rng, text: &mut String, history: &[String]) {
@@ -227,22 +248,11 @@ fn edit_big_file(rng: &mut Rng, text: &mut String, history: &[String]) {
 /// exactly what a check from scratch gives, however the file is broken.
 #[test]
 fn an_edit_inside_one_big_file_is_a_check_from_scratch() {
-    let memory = "name:\n  type: text\ncount:\n  type: int\nflag:\n  type: bool\n";
+    let memory = BIG_FILE_MEMORY;
     let (mut compared, mut reused) = (0, 0);
     for seed in 0..utter_synth::scaled(4) {
         let mut rng = Rng::new(1000 + seed);
-        let mut text = if rng.chance(50) {
-            "version: \"3.1\"\n\nresponses:\n"
-        } else {
-            "responses:\n"
-        }
-        .to_owned();
-        for i in 0..40 {
-            text += &big_file_response(&mut rng, i);
-        }
-        if rng.chance(25) {
-            text = text.replace('\n', "\r\n");
-        }
+        let mut text = big_file(&mut rng, 40);
         let mut cache = CheckCache::new();
         let mut history = Vec::new();
         for step in 0..40 {
@@ -358,22 +368,11 @@ fn a_file_of_parts_that_parse_only_together_is_read_whole() {
 /// next keystroke is checked against that.
 #[test]
 fn a_keystroke_inside_one_response_is_checked_alone_as_from_scratch() {
-    let memory = "name:\n  type: text\ncount:\n  type: int\nflag:\n  type: bool\n";
+    let memory = BIG_FILE_MEMORY;
     let (mut compared, mut alone) = (0, 0);
     for seed in 0..utter_synth::scaled(4) {
         let mut rng = Rng::new(7000 + seed);
-        let mut text = if rng.chance(50) {
-            "version: \"3.1\"\n\nresponses:\n"
-        } else {
-            "responses:\n"
-        }
-        .to_owned();
-        for i in 0..30 {
-            text += &big_file_response(&mut rng, i);
-        }
-        if rng.chance(25) {
-            text = text.replace('\n', "\r\n");
-        }
+        let mut text = big_file(&mut rng, 30);
         let mut others = vec![("memory.yml".to_owned(), memory.to_owned())];
         let big = if rng.chance(50) {
             "responses.yml"

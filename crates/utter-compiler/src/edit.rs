@@ -448,7 +448,7 @@ fn without_each(findings: &[Finding], gone: &[Finding]) -> Option<Vec<Finding>> 
 
 /// How many lines `text` ends.
 fn lines_of(text: &str) -> usize {
-    text.bytes().filter(|&b| b == b'\n').count()
+    crate::diagnostics::newlines(text.as_bytes())
 }
 
 /// Moves the findings of the edited file (`source`) after the edit where
