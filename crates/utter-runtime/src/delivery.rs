@@ -3,7 +3,10 @@
 use std::borrow::Cow;
 use std::convert::Infallible;
 
-use crate::guard::{FactGuard, FactRefusal};
+use crate::guard::{FactGuard, FactRefusal, Filled};
+use crate::rephrase::{
+    AsyncTaggedRephraser, Channel, RephraseContext, RephraseRequest, TaggedRephraser,
+};
 
 /// The outcome of delivering one response.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -68,13 +71,7 @@ impl<'a> Delivery<'a> {
         let (response, wording) = (self.response, self.wording);
         let spoken = self.spoken_from(answer);
         if asked {
-            let outcome = match spoken.outcome() {
-                RephraseOutcome::Used => "used",
-                RephraseOutcome::Refused(_) => "refused",
-                RephraseOutcome::Failed(_) => "failed",
-                RephraseOutcome::NotAsked => "blank",
-            };
-            crate::wording::record_rephrase(response, wording, outcome, spoken.refused.as_ref());
+            record(response, wording, &spoken);
         }
         spoken
     }
@@ -135,6 +132,124 @@ impl<'a> Delivery<'a> {
         };
         self.spoken(answer)
     }
+}
+
+impl<'a> Delivery<'a> {
+    /// The tagged rephrase request of this delivery in `context`: its text
+    /// with each fact as a tag (docs/typed-api.md, "Tagged rephrasing"),
+    /// for a caller that drives its own LLM call; answer it with
+    /// [`RephraseRequest::write_back`].
+    pub fn rephrase_request(&self, context: &RephraseContext) -> RephraseRequest {
+        let filled: &[Filled] = match &self.guard {
+            FactGuard::On { filled } => filled,
+            FactGuard::Off => &[],
+        };
+        RephraseRequest::new(&self.text, filled, context)
+    }
+
+    /// [`Delivery::speak`] with the tagged protocol: the rephraser gets the
+    /// text with each fact as a tag and the context; utter writes each fact
+    /// back itself, in the channel's form (spoken in the conversation's
+    /// language for voice, also when nothing is rephrased). An answer that
+    /// drops, repeats or alters a tag, or states a fact outside them, is
+    /// refused, so a fact cannot change.
+    pub fn speak_tagged<R: TaggedRephraser>(
+        self,
+        rephraser: &mut R,
+        context: &RephraseContext,
+    ) -> Spoken<'a, R::Error> {
+        let Some(request) = self.tagged_request(context) else {
+            return self.spoken(None::<Result<String, R::Error>>);
+        };
+        let answer = self.wants_rephrase().then(|| rephraser.rephrase(&request));
+        self.spoken_tagged(&request, answer)
+    }
+
+    /// [`Delivery::speak_tagged`] with a rephraser that cannot fail.
+    pub fn speak_tagged_with(
+        self,
+        mut rephrase: impl FnMut(&RephraseRequest) -> String,
+        context: &RephraseContext,
+    ) -> Spoken<'a, Infallible> {
+        self.speak_tagged(
+            &mut |r: &RephraseRequest| Ok::<_, Infallible>(rephrase(r)),
+            context,
+        )
+    }
+
+    /// [`Delivery::speak_tagged`] with an asynchronous rephraser.
+    pub async fn speak_tagged_async<R: AsyncTaggedRephraser>(
+        self,
+        rephraser: &mut R,
+        context: &RephraseContext,
+    ) -> Spoken<'a, R::Error> {
+        let Some(request) = self.tagged_request(context) else {
+            return self.spoken(None::<Result<String, R::Error>>);
+        };
+        let answer = if self.wants_rephrase() {
+            Some(rephraser.rephrase(&request).await)
+        } else {
+            None
+        };
+        self.spoken_tagged(&request, answer)
+    }
+
+    /// The request, unless the text goes out as it is: a fallback, or a
+    /// text channel delivery that does not rephrase.
+    fn tagged_request(&self, context: &RephraseContext) -> Option<RephraseRequest> {
+        let as_is = self.fallback || (context.channel == Channel::Text && !self.wants_rephrase());
+        (!as_is).then(|| self.rephrase_request(context))
+    }
+
+    /// What [`Delivery::spoken`] is for the tagged protocol: the answer
+    /// written back when it keeps every fact, else the request's text with
+    /// its facts written in the channel's form.
+    fn spoken_tagged<E>(
+        self,
+        request: &RephraseRequest,
+        answer: Option<Result<String, E>>,
+    ) -> Spoken<'a, E> {
+        let strict = matches!(self.guard, FactGuard::On { .. });
+        let asked = answer.is_some();
+        let (response, wording) = (self.response, self.wording);
+        let written = || Cow::Owned(request.written_text());
+        let not_used = |error, refused| Spoken {
+            text: written(),
+            rephrased: false,
+            error,
+            refused,
+        };
+        let spoken = match answer {
+            Some(Ok(answer)) if !answer.trim().is_empty() => {
+                match request.write_back(&answer, strict) {
+                    Ok(text) => Spoken {
+                        text: Cow::Owned(text),
+                        rephrased: true,
+                        error: None,
+                        refused: None,
+                    },
+                    Err(refusal) => not_used(None, Some(refusal)),
+                }
+            }
+            Some(Err(error)) => not_used(Some(error), None),
+            _ => not_used(None, None),
+        };
+        if asked {
+            record(response, wording, &spoken);
+        }
+        spoken
+    }
+}
+
+/// The `utter::rephrase` event of an asked rephrase.
+fn record<E>(response: &str, wording: Option<crate::WordingId>, spoken: &Spoken<'_, E>) {
+    let outcome = match spoken.outcome() {
+        RephraseOutcome::Used => "used",
+        RephraseOutcome::Refused(_) => "refused",
+        RephraseOutcome::Failed(_) => "failed",
+        RephraseOutcome::NotAsked => "blank",
+    };
+    crate::wording::record_rephrase(response, wording, outcome, spoken.refused.as_ref());
 }
 
 /// Rewords a response text asynchronously (an LLM call in an async agent).
@@ -234,6 +349,55 @@ mod tests {
         }
     }
 
+    /// Every tagged path: the rephraser sees tags, never the facts; an
+    /// answer keeping them is written back; one that loses a tag gets the
+    /// reviewed text; on voice the facts are spoken, rephrased or not.
+    #[test]
+    fn every_tagged_rephrase_path_writes_the_facts_back() {
+        let text = RephraseContext::default();
+        let voice = RephraseContext::voice(crate::Language::ENGLISH);
+        let keeps = |r: &RephraseRequest| {
+            assert_eq!(
+                r.tagged_text(),
+                "Your card ending <f1/> ships via <f2/> delivery in <f3/>."
+            );
+            Ok::<_, ()>("In <f3/>, your card ending <f1/> ships by <f2/> delivery.".to_owned())
+        };
+        let spoken = shipping().speak_tagged(&mut { keeps }, &text);
+        assert_eq!(
+            spoken.text,
+            "In 2 days, your card ending 4242 ships by rush delivery."
+        );
+        assert_eq!(spoken.outcome(), RephraseOutcome::Used);
+        let spoken = shipping().speak_tagged(&mut { keeps }, &voice);
+        assert_eq!(
+            spoken.text,
+            "In two days, your card ending four two four two ships by rush delivery."
+        );
+        let spoken =
+            shipping().speak_tagged_with(|_| "Your card ships in <f3/>.".to_owned(), &text);
+        assert_eq!(spoken.text, shipping().text);
+        assert_eq!(spoken.refused, Some(FactRefusal::TagLost("<f1/>".into())));
+        let mut llm = Llm {
+            calls: 0,
+            fail: false,
+        };
+        let spoken = block_on(shipping().speak_tagged_async(&mut llm, &voice));
+        assert_eq!(llm.calls, 1);
+        assert_eq!(
+            spoken.text,
+            "Your card ending four two four two ships via rush delivery in two days."
+        );
+        assert!(matches!(spoken.refused, Some(FactRefusal::TagLost(_))));
+        // Not rephrased: text goes out as it is, voice spoken.
+        let spoken = delivery("Fee: $5.", false).speak_tagged_with(|_| unreachable!(), &text);
+        assert!(matches!(spoken.text, Cow::Borrowed("Fee: $5.")));
+        let spoken = delivery("Fee: $5.", false).speak_tagged_with(|_| unreachable!(), &voice);
+        assert_eq!(spoken.text, "Fee: five dollars.");
+        let spoken = Delivery::fallback("utter_gone").speak_tagged_with(|_| unreachable!(), &voice);
+        assert_eq!(spoken.text, "utter_gone");
+    }
+
     /// Every rephrase path refuses an answer that changes a fact, delivers
     /// the reviewed text and says why; a faithful answer is used; relaxed,
     /// anything goes.
@@ -323,6 +487,15 @@ mod tests {
     struct Llm {
         calls: usize,
         fail: bool,
+    }
+
+    /// Answers with the tagged text's first tag alone.
+    impl AsyncTaggedRephraser for Llm {
+        type Error = &'static str;
+        async fn rephrase(&mut self, request: &RephraseRequest) -> Result<String, &'static str> {
+            self.calls += 1;
+            Ok(format!("«{}»", &request.tagged_text()[..22]))
+        }
     }
 
     impl AsyncRephraser for Llm {

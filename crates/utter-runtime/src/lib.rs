@@ -26,6 +26,7 @@ mod piece;
 mod printable;
 #[doc(hidden)]
 pub mod program;
+mod rephrase;
 mod resolve;
 mod skill;
 mod suggest;
@@ -40,13 +41,18 @@ pub use dialect::Dialect;
 pub use explain::{ConditionOutcome, Explanation};
 pub use format::{py_str, write_py_repr, write_py_str};
 pub use guard::{
-    FactGuard, FactRefusal, Filled, FilledValues, Shown, check as check_facts, figures,
+    FactGuard, FactRefusal, Filled, FilledValues, MAX_ANSWER_GROWTH, MAX_ANSWER_SLACK, Shown,
+    check as check_facts, figures,
 };
 pub use memory::{
     Context, Entry, EntryKey, MapMemory, Memory, Reader, SetMemory, SkillId, SlotMemory,
     UnknownResponse, UnknownSkill, Visibility, find_entry,
 };
 pub use piece::{Piece, literal_text, text_capacity};
+pub use rephrase::{
+    AsyncTaggedRephraser, Channel, FactKind, Language, RephraseContext, RephraseRequest,
+    TaggedFact, TaggedRephraser,
+};
 pub use skill::{SkillResponses, StepKind, StepResponse, ToolResponses, WhenTrigger};
 #[doc(hidden)]
 pub use suggest::edit_distance;

@@ -11,11 +11,11 @@
 //! the rules with an example of each.
 
 mod compare;
-mod figure;
+pub(crate) mod figure;
 mod lex;
-mod lexicon;
-mod number;
-mod read;
+pub(crate) mod lexicon;
+pub(crate) mod number;
+pub(crate) mod read;
 mod words;
 
 use std::fmt;
@@ -75,8 +75,9 @@ impl FromIterator<Filled> for FilledValues {
     }
 }
 
-/// A value a placeholder filled into the delivered text.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A value a placeholder filled into the delivered text. `Debug` hides the
+/// value of a personal one (`pii: true`), as every refusal and event does.
+#[derive(Clone, PartialEq, Eq)]
 pub struct Filled {
     /// The entry it was read from, as `session.<namespace>.<name>`: what a
     /// refusal names.
@@ -86,6 +87,25 @@ pub struct Filled {
     /// The entry is declared `pii: true`: no refusal, `Display` or event
     /// ever shows the value.
     pub pii: bool,
+    /// Where the value starts in the delivered text (bytes), when utter
+    /// filled it in: what the tagged rephrase request tags.
+    at: Option<usize>,
+}
+
+impl fmt::Debug for Filled {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let value: &dyn fmt::Debug = if self.pii {
+            &format_args!("<personal, hidden>")
+        } else {
+            &self.value
+        };
+        f.debug_struct("Filled")
+            .field("entry", &self.entry)
+            .field("value", value)
+            .field("pii", &self.pii)
+            .field("at", &self.at)
+            .finish()
+    }
 }
 
 impl Filled {
@@ -95,7 +115,14 @@ impl Filled {
             entry: entry.into(),
             value: value.into(),
             pii: false,
+            at: None,
         }
+    }
+
+    /// Where the value starts in the delivered text (bytes), when utter
+    /// filled it in (`None` for a value made with [`Filled::new`]).
+    pub fn at(&self) -> Option<usize> {
+        self.at
     }
 
     /// This value, marked as personal data (`pii: true`).
@@ -172,6 +199,42 @@ pub enum FactRefusal {
         /// Its opposite, in the rephrased text.
         answer: &'static str,
     },
+    /// A tagged answer lacks the tag of a fact (`<f2/>`).
+    TagLost(String),
+    /// A tagged answer holds a fact's tag more than once.
+    TagRepeated(String),
+    /// A tagged answer holds a tag no fact has, or a tag written other than
+    /// exactly (`<f 1/>`, `</f1>`): shown as written, escaped.
+    TagAltered(String),
+    /// A tagged answer states a fact outside the tags: a figure, a date, a
+    /// time, a code, an email address, a web address or a phone number.
+    FactOutsideTags(Shown),
+    /// The answer is longer than the guard reads (a multiple of the
+    /// reviewed text's length: [`MAX_ANSWER_GROWTH`], plus
+    /// [`MAX_ANSWER_SLACK`] bytes); it was not read.
+    TooLong {
+        /// The reviewed text's length in bytes.
+        reviewed: usize,
+        /// The answer's length in bytes.
+        answer: usize,
+    },
+}
+
+/// How many times the reviewed text's length an answer may be (plus
+/// [`MAX_ANSWER_SLACK`]): a rephrase says the same thing, so a longer answer
+/// is refused before it is read.
+pub const MAX_ANSWER_GROWTH: usize = 4;
+
+/// Bytes an answer may have beyond [`MAX_ANSWER_GROWTH`] times the reviewed
+/// text (a short text may be rephrased at more length).
+pub const MAX_ANSWER_SLACK: usize = 256;
+
+/// The refusal of an answer too long to read, if it is.
+pub(crate) fn too_long(reviewed: usize, answer: usize) -> Option<FactRefusal> {
+    let limit = reviewed
+        .saturating_mul(MAX_ANSWER_GROWTH)
+        .saturating_add(MAX_ANSWER_SLACK);
+    (answer > limit).then_some(FactRefusal::TooLong { reviewed, answer })
 }
 
 impl fmt::Display for FactRefusal {
@@ -196,6 +259,24 @@ impl fmt::Display for FactRefusal {
                 f,
                 "the rephrased text says `{answer}` where the reviewed text says `{reviewed}`"
             ),
+            FactRefusal::TagLost(tag) => {
+                write!(f, "the rephrased text lost the tag `{}`", escape(tag))
+            }
+            FactRefusal::TagRepeated(tag) => {
+                write!(f, "the rephrased text repeats the tag `{}`", escape(tag))
+            }
+            FactRefusal::TagAltered(tag) => write!(
+                f,
+                "the rephrased text holds `{}`, which is no tag of the request",
+                escape(tag)
+            ),
+            FactRefusal::FactOutsideTags(fact) => {
+                write!(f, "the rephrased text states {fact} outside the tags")
+            }
+            FactRefusal::TooLong { reviewed, answer } => write!(
+                f,
+                "the rephrased text is {answer} bytes long, more than the guard reads for a reviewed text of {reviewed}"
+            ),
         }
     }
 }
@@ -205,6 +286,9 @@ impl std::error::Error for FactRefusal {}
 /// Whether `answer` keeps the facts of `reviewed`, whose placeholders
 /// filled in `filled` (see the module).
 pub fn check(reviewed: &str, filled: &[Filled], answer: &str) -> Result<(), FactRefusal> {
+    if let Some(refusal) = too_long(reviewed.len(), answer.len()) {
+        return Err(refusal);
+    }
     compare::check(reviewed, filled, answer, &lexicon::ENGLISH)
 }
 
@@ -218,10 +302,12 @@ pub fn figures(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// Each value a variant's resolved pieces filled in, with its entry.
+/// Each value a variant's resolved pieces filled in, with its entry and
+/// where it stands in the delivered text.
 pub(crate) fn filled_values<'p, 'v>(
     pieces: impl IntoIterator<Item = Resolved<'p, 'v>>,
 ) -> FilledValues {
+    let mut at = 0;
     pieces
         .into_iter()
         .filter_map(|piece| match piece {
@@ -229,13 +315,19 @@ pub(crate) fn filled_values<'p, 'v>(
                 let mut text = String::new();
                 // Writing into a String cannot fail.
                 let _ = write_py_str(&mut text, value);
+                let start = at;
+                at += text.len();
                 Some(Filled {
                     entry: format!("session.{}.{}", from.namespace, from.name),
                     value: text,
                     pii: from.pii,
+                    at: Some(start),
                 })
             }
-            Resolved::Text(_) => None,
+            Resolved::Text(text) => {
+                at += text.len();
+                None
+            }
         })
         .collect()
 }

@@ -103,6 +103,17 @@ impl Decimal {
         self
     }
 
+    /// A whole number between 0 and `u64::MAX`, as such.
+    pub(crate) fn as_u64(&self) -> Option<u64> {
+        let Significand::Small(n) = self.significand else {
+            return None;
+        };
+        if self.negative || !(0..=19).contains(&self.exponent) {
+            return None;
+        }
+        n.checked_mul(10u64.checked_pow(self.exponent as u32)?)
+    }
+
     /// A whole number between 0 and `u32::MAX`, as such.
     pub(crate) fn as_u32(&self) -> Option<u32> {
         let Significand::Small(n) = self.significand else {
