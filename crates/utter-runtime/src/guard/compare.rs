@@ -4,6 +4,7 @@
 use std::ops::Range;
 
 use super::figure::{Figure, Kind, Token};
+use super::languages::{Spoken, stock_negations};
 use super::lexicon::{Class, Lexicon};
 use super::read::read;
 use super::{FactRefusal, Filled, Shown};
@@ -26,12 +27,14 @@ struct Placed<'f> {
     words_only: bool,
 }
 
-pub(super) fn check(
-    reviewed: &str,
+/// The rules over both texts; their readings when every rule holds, for
+/// the rules read after these.
+pub(super) fn check<'t>(
+    reviewed: &'t str,
     filled: &[Filled],
-    answer: &str,
+    answer: &'t str,
     lexicon: &'static Lexicon,
-) -> Result<(), FactRefusal> {
+) -> Result<(Vec<Token<'t>>, Vec<Token<'t>>), FactRefusal> {
     let mut said = read(answer, lexicon);
     let mut kept = read(reviewed, lexicon);
     let (said_codes, kept_codes) = (codes(&said), codes(&kept));
@@ -57,12 +60,19 @@ pub(super) fn check(
     };
     let (kept_classes, said_classes) = (classes(&kept), classes(&said));
     text.roles_kept(&pairs, &kept_classes, &said_classes)?;
-    let negations = |classes: &[Class]| classes.iter().filter(|c| c.negation).count();
-    let (reviewed, answer) = (negations(&kept_classes), negations(&said_classes));
+    let negations = |classes: &[Class], text: &str| {
+        let all = classes.iter().filter(|c| c.negation).count();
+        all.saturating_sub(stock_negations(text, Spoken::English))
+    };
+    let (reviewed, answer) = (
+        negations(&kept_classes, text.reviewed),
+        negations(&said_classes, text.answer),
+    );
     if reviewed != answer {
         return Err(FactRefusal::Negation { reviewed, answer });
     }
-    opposites_kept((&kept, &kept_classes), (&said, &said_classes), lexicon)
+    opposites_kept((&kept, &kept_classes), (&said, &said_classes), lexicon)?;
+    Ok((kept, said))
 }
 
 /// An answer that says `open` where the reviewed text says `closed` (and

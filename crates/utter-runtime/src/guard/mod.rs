@@ -10,12 +10,18 @@
 //! roles, and the number of negations is the same. docs/typed-api.md states
 //! the rules with an example of each.
 
+mod additions;
 mod compare;
+pub(crate) mod contacts;
 pub(crate) mod figure;
+pub(crate) mod languages;
 mod lex;
 pub(crate) mod lexicon;
 pub(crate) mod number;
+mod polarity;
 pub(crate) mod read;
+mod scoped;
+mod spoken;
 mod words;
 
 use std::fmt;
@@ -199,6 +205,26 @@ pub enum FactRefusal {
         /// Its opposite, in the rephrased text.
         answer: &'static str,
     },
+    /// A word turned into its opposite by a prefix (`covered` →
+    /// `uncovered`), or back.
+    OppositeWord {
+        /// The word of the reviewed text.
+        reviewed: String,
+        /// The word of the rephrased text in its place.
+        answer: String,
+    },
+    /// A character that hides text (a bidirectional control, a zero-width
+    /// or tag character) or could pass for another (a Cyrillic `а`, a
+    /// non-ASCII digit) where the reviewed text uses none of its kind.
+    Disguised(char),
+    /// The rephrased text keeps too little of what the reviewed text says:
+    /// `kept` of its `of` content words (at least one in five is needed).
+    TooLittleKept {
+        /// Content words kept.
+        kept: usize,
+        /// Content words of the reviewed text.
+        of: usize,
+    },
     /// A tagged answer lacks the tag of a fact (`<f2/>`).
     TagLost(String),
     /// A tagged answer holds a fact's tag more than once.
@@ -259,6 +285,21 @@ impl fmt::Display for FactRefusal {
                 f,
                 "the rephrased text says `{answer}` where the reviewed text says `{reviewed}`"
             ),
+            FactRefusal::OppositeWord { reviewed, answer } => write!(
+                f,
+                "the rephrased text says `{}` where the reviewed text says `{}`",
+                escape(answer),
+                escape(reviewed)
+            ),
+            FactRefusal::Disguised(c) => write!(
+                f,
+                "the rephrased text holds {}, a character that hides or disguises text",
+                c.escape_unicode()
+            ),
+            FactRefusal::TooLittleKept { kept, of } => write!(
+                f,
+                "the rephrased text keeps {kept} of the reviewed text's {of} content words"
+            ),
             FactRefusal::TagLost(tag) => {
                 write!(f, "the rephrased text lost the tag `{}`", escape(tag))
             }
@@ -289,7 +330,13 @@ pub fn check(reviewed: &str, filled: &[Filled], answer: &str) -> Result<(), Fact
     if let Some(refusal) = too_long(reviewed.len(), answer.len()) {
         return Err(refusal);
     }
-    compare::check(reviewed, filled, answer, &lexicon::ENGLISH)
+    additions::nothing_disguised(reviewed, answer)?;
+    let (kept, said) = compare::check(reviewed, filled, answer, &lexicon::ENGLISH)?;
+    scoped::scopes_kept((reviewed, &kept), (answer, &said))?;
+    polarity::clauses_kept(reviewed, answer)?;
+    polarity::prefixes_kept(reviewed, answer)?;
+    additions::nothing_added(reviewed, answer)?;
+    additions::content_kept(reviewed, answer)
 }
 
 /// The figures of `text` as written, in order: what a rephrase of it must

@@ -29,8 +29,19 @@ pub(crate) fn read<'t>(text: &'t str, lexicon: &'static Lexicon) -> Vec<Token<'t
             None => reader.next(at),
         };
     }
-    dates(&mut reader.out);
-    reader.out
+    let mut out = reader.out;
+    let spoken = out.iter().any(|t| {
+        matches!(t.kind, Kind::Figure(Figure::Number { .. }))
+            && !text[t.span.clone()].contains(|c: char| c.is_ascii_digit())
+    });
+    if spoken {
+        super::spoken::years_in_pairs(text, &mut out);
+        super::spoken::money_with_minor(text, &mut out);
+        super::spoken::spoken_times(text, &mut out);
+        super::spoken::digits_one_by_one(text, &mut out);
+    }
+    dates(&mut out);
+    out
 }
 
 struct Reader<'t, 'l> {
@@ -507,6 +518,10 @@ impl<'t, 'l> Reader<'t, 'l> {
             if let Some(power) = self.lexicon.magnitude_suffix(&written) {
                 return self.measured(start, end + 1, value.scaled(power), negative, unit);
             }
+            // After a currency, `m` and `MM` are millions (`£5m`), not metres.
+            if let Some(power) = unit.and_then(|u| self.currency_magnitude(u, &written)) {
+                return self.measured(start, end + 1, value.scaled(power), negative, unit);
+            }
             if fraction.is_empty() && self.lexicon.ordinal_suffixes.contains(&word.as_str()) {
                 return self.measured(start, end + 1, value, negative, unit);
             }
@@ -516,6 +531,26 @@ impl<'t, 'l> Reader<'t, 'l> {
             }
         }
         self.code(start, at)
+    }
+
+    /// The power of ten a suffix stands for after a currency amount.
+    fn currency_magnitude(&self, unit: Unit, suffix: &str) -> Option<i64> {
+        let currency =
+            match unit {
+                Unit::Named(name) => {
+                    self.lexicon.currency_codes.iter().any(|(_, n)| *n == name)
+                        || self.lexicon.currency_signs.iter().any(|(c, n)| {
+                            *n == name && !c.is_alphabetic() && *c != '%' && *c != '‰'
+                        })
+                }
+                Unit::Sign(_) => true,
+            };
+        let power = match suffix {
+            "m" | "mn" | "MM" | "mm" => 6,
+            "b" | "B" | "bn" | "BN" => 9,
+            _ => return None,
+        };
+        currency.then_some(power)
     }
 
     /// A number and what it measures: a unit, currency or `%` after it

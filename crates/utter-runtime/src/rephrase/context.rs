@@ -3,6 +3,8 @@
 use std::borrow::Cow;
 use std::fmt;
 
+pub(crate) use crate::guard::languages::Spoken;
+
 /// The channel a delivery goes out on: what form utter writes facts in.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -22,15 +24,6 @@ pub enum Channel {
 /// figures in its own language).
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Language(Cow<'static, str>);
-
-/// The languages utter speaks facts in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) enum Spoken {
-    English,
-    German,
-    French,
-    Spanish,
-}
 
 impl Language {
     /// English, the default when an agent declares none.

@@ -5,12 +5,12 @@
 
 use std::ops::Range;
 
-use super::contacts::{self, Contact};
 use super::context::Spoken;
-use super::lexicon::{Scope, is_unit_word, scope_after, scope_before};
 use super::tags;
 use crate::guard::Filled;
+use crate::guard::contacts::{self, Contact};
 use crate::guard::figure::{Figure, Unit};
+use crate::guard::languages::{Scope, is_unit_word, scope_after, scope_before};
 use crate::guard::lexicon::ENGLISH;
 use crate::guard::read::{Kind, read};
 

@@ -7,10 +7,8 @@
 //! drops, repeats or alters a tag, or states a fact outside the tags, is
 //! refused. docs/typed-api.md ("Tagged rephrasing") states the protocol.
 
-mod contacts;
 mod context;
 mod facts;
-mod lexicon;
 mod request;
 mod spoken;
 mod tags;

@@ -6,8 +6,9 @@ use std::fmt;
 
 use super::context::{Channel, RephraseContext, Spoken};
 use super::facts::{self, Fact, FactKind};
-use super::lexicon::{Side, negation_count, scope_phrase};
-use super::{contacts, spoken, tags};
+use super::{spoken, tags};
+use crate::guard::contacts;
+use crate::guard::languages::{Scope, Side, negation_count, scope_phrase};
 use crate::guard::lexicon::ENGLISH;
 use crate::guard::read::{Kind, read};
 use crate::guard::{FactRefusal, Filled, Shown, too_long};
@@ -341,7 +342,7 @@ fn written(reviewed: &str, fact: &Fact, context: &RephraseContext) -> String {
         _ if same_language => return as_reviewed.to_owned(),
         _ => core_text.to_owned(),
     };
-    let scope = |part: &Option<(std::ops::Range<usize>, super::lexicon::Scope)>, side: Side| {
+    let scope = |part: &Option<(std::ops::Range<usize>, Scope)>, side: Side| {
         part.as_ref().map(|(span, scope)| {
             let translated = target
                 .filter(|_| !same_language)

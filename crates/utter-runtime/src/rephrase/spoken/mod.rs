@@ -179,7 +179,9 @@ fn money(value: &Decimal, name: &str, written: &str, language: Spoken) -> Option
         format!("{words} {}", if n == 1 { one } else { many })
     };
     let said = if let Some(scale) = magnitude(written, language) {
-        format!("{} {scale} {}", decimal(value, language)?, names.many)
+        // The value is scaled; the words say the number as written.
+        let (_, as_written) = first_number(written, language)?;
+        format!("{as_written} {scale} {}", names.many)
     } else {
         match (major, minor, names.minor) {
             (_, 0, _) => amount(major, names.one, names.many),

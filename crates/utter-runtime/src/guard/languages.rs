@@ -1,8 +1,17 @@
-//! The words the tagged protocol reads in each language it speaks: the
-//! words that scope a figure (part of its fact), the unit words a
-//! qualifier may stand before, and negations.
+//! The words read in each language utter reads besides the English
+//! lexicon: the words that scope a figure, the unit words a qualifier may
+//! stand before, negations and the stock phrases that negate no fact.
+//! The tagged protocol and the free-text guard read the same tables.
 
-use super::context::Spoken;
+/// The languages utter reads negations and scope words in, and speaks
+/// facts in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Spoken {
+    English,
+    German,
+    French,
+    Spanish,
+}
 
 /// What a scope word says of the figure it governs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -119,7 +128,16 @@ const ENGLISH_SCOPES: Phrases = &[
     (
         Scope::OrMore,
         Side::After,
-        &["or more", "or above", "or over", "or later"],
+        &[
+            "or more",
+            "or above",
+            "or over",
+            "or later",
+            "or older",
+            "and older",
+            "and over",
+            "and up",
+        ],
     ),
     (
         Scope::OrLess,
@@ -431,6 +449,17 @@ fn stock_phrases(language: Spoken) -> &'static [&'static str] {
             "do not hesitate",
             "never mind",
             "no doubt",
+            "feel free",
+            // Scope words, whose negation bounds a figure (read as its
+            // scope) rather than negating a fact.
+            "no more than",
+            "not more than",
+            "no less than",
+            "not less than",
+            "no fewer than",
+            "no later than",
+            "not exceeding",
+            "not a problem",
         ],
         Spoken::German => &[
             "kein problem",
@@ -453,6 +482,16 @@ fn stock_phrases(language: Spoken) -> &'static [&'static str] {
             "sin problema",
         ],
     }
+}
+
+/// How many negations the stock phrases in `text` hold (`no problem`
+/// holds one): what the reader's count leaves out.
+pub(crate) fn stock_negations(text: &str, language: Spoken) -> usize {
+    let lower = text.to_lowercase().replace('’', "'");
+    stock_phrases(language)
+        .iter()
+        .map(|phrase| lower.matches(phrase).count())
+        .sum()
 }
 
 /// The negations of `text` in `language`, stock phrases left out. French
