@@ -1,7 +1,7 @@
 //! The fact guard measured both ways on a corpus of rephrasings
 //! (guard_corpus/corpus.txt): dishonest answers delivered (misses) and
 //! honest answers refused (false refusals), per class. Goals: no miss, at
-//! most 10% false refusals. Run with `--nocapture` to see the table.
+//! most 5% false refusals. Run with `--nocapture` to see the table.
 
 use utter_runtime::{Filled, check_facts};
 
@@ -64,7 +64,7 @@ fn corpus() -> Vec<Case> {
 #[test]
 fn no_dishonest_rephrase_is_delivered_and_few_honest_ones_are_refused() {
     let cases = corpus();
-    assert!(cases.len() >= 300, "{} cases", cases.len());
+    assert!(cases.len() >= 480, "{} cases", cases.len());
     let mut classes: Vec<&str> = cases.iter().map(|c| c.class.as_str()).collect();
     classes.dedup();
     let mut misses = Vec::new();
@@ -110,7 +110,7 @@ fn no_dishonest_rephrase_is_delivered_and_few_honest_ones_are_refused() {
         misses.join("\n")
     );
     assert!(
-        false_refusals.len() * 10 <= honest,
+        false_refusals.len() * 20 <= honest,
         "{} of {honest} honest rephrasings refused:\n{}",
         false_refusals.len(),
         false_refusals.join("\n")
