@@ -78,10 +78,19 @@ const MINOR: &[(&str, &str)] = &[
 
 /// `forty-two dollars and fifty cents`, `forty-two dollars fifty`: 42.50.
 pub(crate) fn money_with_minor(text: &str, tokens: &mut Vec<Token<'_>>) {
-    let mut out: Vec<Token<'_>> = Vec::with_capacity(tokens.len());
+    rebuild(tokens, |tokens, at| minor_after(text, tokens, at));
+}
+
+/// `tokens` rebuilt in one pass: where `merge` reads a figure from the
+/// tokens at `at`, the figure and the index after it stand for them.
+fn rebuild<'t>(
+    tokens: &mut Vec<Token<'t>>,
+    merge: impl Fn(&[Token<'t>], usize) -> Option<(Token<'static>, usize)>,
+) {
+    let mut out: Vec<Token<'t>> = Vec::with_capacity(tokens.len());
     let mut at = 0;
     while at < tokens.len() {
-        if let Some((merged, next)) = minor_after(text, tokens, at) {
+        if let Some((merged, next)) = merge(tokens, at) {
             out.push(merged);
             at = next;
             continue;
@@ -126,18 +135,7 @@ fn minor_after(text: &str, tokens: &[Token<'_>], at: usize) -> Option<(Token<'st
 
 /// `six forty PM`, `nine oh five in the morning`, `six PM`: a time.
 pub(crate) fn spoken_times(text: &str, tokens: &mut Vec<Token<'_>>) {
-    let mut out: Vec<Token<'_>> = Vec::with_capacity(tokens.len());
-    let mut at = 0;
-    while at < tokens.len() {
-        if let Some((time, next)) = spoken_time(text, tokens, at) {
-            out.push(time);
-            at = next;
-            continue;
-        }
-        out.push(tokens[at].clone());
-        at += 1;
-    }
-    *tokens = out;
+    rebuild(tokens, |tokens, at| spoken_time(text, tokens, at));
 }
 
 fn spoken_time(text: &str, tokens: &[Token<'_>], at: usize) -> Option<(Token<'static>, usize)> {
@@ -190,40 +188,39 @@ fn meridiem(tokens: &[Token<'_>], at: usize) -> Option<(bool, usize)> {
 /// Three or more digits said one by one (`four two four two`, `zero one
 /// zero zero`): the number they write, or a code when it starts with zero.
 pub(crate) fn digits_one_by_one(text: &str, tokens: &mut Vec<Token<'_>>) {
-    let mut out: Vec<Token<'_>> = Vec::with_capacity(tokens.len());
-    let mut at = 0;
-    while at < tokens.len() {
-        let mut end = at;
-        let mut digits = String::new();
-        while let Some(d) = tokens.get(end).and_then(|t| word_number(text, t, 0..=9)) {
-            // `twenty-one` is one word, not two digits.
-            if text[tokens[end].span.clone()].contains('-') {
-                break;
-            }
-            digits.push(char::from(b'0' + d as u8));
-            end += 1;
+    rebuild(tokens, |tokens, at| digit_run(text, tokens, at));
+}
+
+fn digit_run(text: &str, tokens: &[Token<'_>], at: usize) -> Option<(Token<'static>, usize)> {
+    let mut end = at;
+    let mut digits = String::new();
+    while let Some(d) = tokens.get(end).and_then(|t| word_number(text, t, 0..=9)) {
+        // `twenty-one` is one word, not two digits.
+        if text[tokens[end].span.clone()].contains('-') {
+            break;
         }
-        if digits.len() >= 3 {
-            let span = tokens[at].span.start..tokens[end - 1].span.end;
-            let kind = if digits.starts_with('0') {
-                Kind::Figure(Figure::Code(digits))
-            } else {
-                Kind::Figure(Figure::Number {
-                    value: Decimal::new(&digits, "", 0),
-                    unit: None,
-                    per: None,
-                })
-            };
-            out.push(Token {
-                kind,
-                span,
-                entry: None,
-            });
-            at = end;
-            continue;
-        }
-        out.push(tokens[at].clone());
-        at += 1;
+        digits.push(char::from(b'0' + d as u8));
+        end += 1;
     }
-    *tokens = out;
+    if digits.len() < 3 {
+        return None;
+    }
+    let span = tokens[at].span.start..tokens[end - 1].span.end;
+    let kind = if digits.starts_with('0') {
+        Kind::Figure(Figure::Code(digits))
+    } else {
+        Kind::Figure(Figure::Number {
+            value: Decimal::new(&digits, "", 0),
+            unit: None,
+            per: None,
+        })
+    };
+    Some((
+        Token {
+            kind,
+            span,
+            entry: None,
+        },
+        end,
+    ))
 }
