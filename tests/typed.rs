@@ -386,3 +386,21 @@ fn responses_of_one_shape_keep_their_own_entries_and_literals() {
         "Thick, any."
     );
 }
+
+/// `Debug` of the generated memory never shows a `pii: true` value (what
+/// gets logged with `{:?}` when an agent fails), and shows the others.
+#[test]
+fn debug_of_the_memory_hides_personal_values() {
+    let mut memory = agent::Memory::new();
+    memory.project.customer_name = Some(String::from("Ada"));
+    memory.project.customer_email = Some(String::from("ada@example.com"));
+    let shown = format!("{memory:?}");
+    assert!(!shown.contains("ada@example.com"), "{shown}");
+    assert!(
+        shown.contains("customer_email: Some(<personal, hidden>)"),
+        "{shown}"
+    );
+    assert!(shown.contains("customer_name: Some(\"Ada\")"), "{shown}");
+    memory.project.customer_email = None;
+    assert!(format!("{memory:?}").contains("customer_email: None"));
+}

@@ -10,6 +10,7 @@ pub use crate::fields::{
     boolean, categorical, dynamic, float, int, into_bool, into_dynamic, into_float, into_int,
     into_text, text,
 };
+pub use crate::guard::Personal;
 pub use crate::lookup::{lookup, name_hash};
 pub use crate::memory::{Context, Entry, Reader};
 pub use crate::piece::{Piece, Variant};

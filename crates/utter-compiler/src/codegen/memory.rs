@@ -492,14 +492,23 @@ fn namespace_types(
                 doc_text(file, 200)
             )
         };
+        let personal = members.iter().any(|(_, d)| d.pii);
+        let derives = if personal {
+            quote!(#[derive(Clone, Default, PartialEq)])
+        } else {
+            quote!(#[derive(Clone, Debug, Default, PartialEq)])
+        };
         structs.push(quote! {
             #[doc = #doc]
-            #[derive(Clone, Debug, Default, PartialEq)]
+            #derives
             #[allow(non_snake_case)]
             pub struct #struct_ident {
                 #(#fields,)*
             }
         });
+        if personal {
+            structs.push(personal_debug(&struct_ident, struct_name, &members, names));
+        }
         for (id, d) in &members {
             if let Some(name) = &names.entries[*id].enum_name {
                 enums.push(categorical_enum(d, name, &names.entries[*id].variants));
@@ -507,6 +516,34 @@ fn namespace_types(
         }
     }
     (enums, structs)
+}
+
+/// `Debug` for a namespace holding personal entries: each `pii: true`
+/// field written as `Some(<personal, hidden>)`, never its value.
+fn personal_debug(
+    struct_ident: &Ident,
+    struct_name: &str,
+    members: &[(usize, &MemoryDecl)],
+    names: &TypedNames,
+) -> TokenStream {
+    let fields = members.iter().map(|(id, d)| {
+        let name = &names.entries[*id].field;
+        let field = ident(name);
+        if d.pii {
+            quote!(.field(#name, &::utter::__private::Personal(&self.#field)))
+        } else {
+            quote!(.field(#name, &self.#field))
+        }
+    });
+    quote! {
+        impl ::core::fmt::Debug for #struct_ident {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                f.debug_struct(#struct_name)
+                    #(#fields)*
+                    .finish()
+            }
+        }
+    }
 }
 
 /// The bodies of the typed view's `Reader` methods: each entry read as one

@@ -98,10 +98,30 @@ pub struct Filled {
     at: Option<usize>,
 }
 
+/// How `Debug` writes a personal value (`pii: true`): never the value.
+pub(crate) const HIDDEN: &str = "<personal, hidden>";
+
+/// An optional personal value as `Debug` writes it: `None`, or
+/// `Some(<personal, hidden>)`. The generated memory's `Debug` writes each
+/// `pii: true` entry so.
+pub struct Personal<'a, T>(pub &'a Option<T>);
+
+impl<T> fmt::Debug for Personal<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some(_) => f
+                .debug_tuple("Some")
+                .field(&format_args!("{HIDDEN}"))
+                .finish(),
+            None => f.write_str("None"),
+        }
+    }
+}
+
 impl fmt::Debug for Filled {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let value: &dyn fmt::Debug = if self.pii {
-            &format_args!("<personal, hidden>")
+            &format_args!("{HIDDEN}")
         } else {
             &self.value
         };

@@ -35,7 +35,7 @@ pub struct TaggedFact {
 
 impl fmt::Debug for TaggedFact {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let hidden = format_args!("<personal, hidden>");
+        let hidden = format_args!("{}", crate::guard::HIDDEN);
         let (reviewed, written): (&dyn fmt::Debug, &dyn fmt::Debug) = if self.pii {
             (&hidden, &hidden)
         } else {
