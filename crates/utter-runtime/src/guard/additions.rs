@@ -64,7 +64,17 @@ pub(super) fn nothing_added(reviewed: &str, answer: &str) -> Result<(), FactRefu
             }));
         }
     }
-    let (kept, said) = (words_of(reviewed), words_of(answer));
+    let said_lower = answer.to_lowercase();
+    let said = words_of(&said_lower);
+    let may_ask = DATA_REQUESTS.iter().any(|request| {
+        let first = request.split(' ').next().unwrap_or_default();
+        said.contains(&first)
+    });
+    if !may_ask {
+        return Ok(());
+    }
+    let kept_lower = reviewed.to_lowercase();
+    let kept = words_of(&kept_lower);
     for request in DATA_REQUESTS {
         if has_phrase(&said, request) && !has_phrase(&kept, request) {
             return Err(FactRefusal::Added(Shown {
@@ -76,19 +86,23 @@ pub(super) fn nothing_added(reviewed: &str, answer: &str) -> Result<(), FactRefu
     Ok(())
 }
 
-fn words_of(text: &str) -> Vec<String> {
-    text.to_lowercase()
+fn words_of(lower: &str) -> Vec<&str> {
+    lower
         .split(|c: char| !c.is_alphanumeric() && c != '-')
         .filter(|w| !w.is_empty())
-        .map(str::to_owned)
         .collect()
 }
 
-fn has_phrase(words: &[String], phrase: &str) -> bool {
-    let parts: Vec<&str> = phrase.split(' ').collect();
-    words
-        .windows(parts.len())
-        .any(|w| w.iter().zip(&parts).all(|(a, b)| a == b))
+fn has_phrase(words: &[&str], phrase: &str) -> bool {
+    let mut parts = phrase.split(' ');
+    let first = parts.next().unwrap_or_default();
+    words.iter().enumerate().any(|(at, word)| {
+        *word == first
+            && parts
+                .clone()
+                .enumerate()
+                .all(|(i, part)| words.get(at + 1 + i) == Some(&part))
+    })
 }
 
 /// Where a character could be read as another: a script with letters
@@ -110,6 +124,13 @@ fn disguise_class(c: char) -> Option<&'static str> {
 /// zero-width or tag character), and no letter or digit of a kind the
 /// reviewed text does not use where it could pass for another.
 pub(super) fn nothing_disguised(reviewed: &str, answer: &str) -> Result<(), FactRefusal> {
+    // Printable ASCII hides and disguises nothing.
+    if answer
+        .bytes()
+        .all(|b| (b' '..=b'~').contains(&b) || matches!(b, b'\n' | b'\t' | b'\r'))
+    {
+        return Ok(());
+    }
     let reviewed_classes: HashSet<&str> = reviewed.chars().filter_map(disguise_class).collect();
     for c in answer.chars() {
         let hidden = is_unsafe(c) && !matches!(c, '\n' | '\t' | '\r');
@@ -129,13 +150,17 @@ const STOP_WORDS: &[&str] = &[
     "about", "would", "could", "should", "okay", "sure", "thanks", "thank",
 ];
 
-/// Content words (stems) of a text.
-fn content(text: &str) -> HashSet<String> {
-    text.to_lowercase()
+/// Content words (stems: their first four letters) of a lowercase text,
+/// sorted, each once.
+fn content(lower: &str) -> Vec<&str> {
+    let mut stems: Vec<&str> = lower
         .split(|c: char| !c.is_alphabetic())
         .filter(|w| w.chars().count() >= 4 && !STOP_WORDS.contains(w))
-        .map(|w| w.chars().take(4).collect())
-        .collect()
+        .map(|w| &w[..w.char_indices().nth(4).map_or(w.len(), |(at, _)| at)])
+        .collect();
+    stems.sort_unstable();
+    stems.dedup();
+    stems
 }
 
 /// The fewest content words of the reviewed text a rephrase keeps, in
@@ -145,12 +170,17 @@ const KEPT_FIFTHS: usize = 1;
 /// The reviewed text's content words (stems of four letters) the answer
 /// keeps: at least one in five when the reviewed text has three or more.
 pub(super) fn content_kept(reviewed: &str, answer: &str) -> Result<(), FactRefusal> {
-    let kept = content(reviewed);
+    let kept_lower = reviewed.to_lowercase();
+    let kept = content(&kept_lower);
     if kept.len() < 3 {
         return Ok(());
     }
-    let said = content(answer);
-    let shared = kept.intersection(&said).count();
+    let said_lower = answer.to_lowercase();
+    let said = content(&said_lower);
+    let shared = kept
+        .iter()
+        .filter(|stem| said.binary_search(stem).is_ok())
+        .count();
     if shared * 5 < kept.len() * KEPT_FIFTHS {
         return Err(FactRefusal::TooLittleKept {
             kept: shared,

@@ -34,7 +34,7 @@ pub(super) fn check<'t>(
     filled: &[Filled],
     answer: &'t str,
     lexicon: &'static Lexicon,
-) -> Result<(Vec<Token<'t>>, Vec<Token<'t>>), FactRefusal> {
+) -> Result<Readings<'t>, FactRefusal> {
     let mut said = read(answer, lexicon);
     let mut kept = read(reviewed, lexicon);
     let (said_codes, kept_codes) = (codes(&said), codes(&kept));
@@ -60,10 +60,11 @@ pub(super) fn check<'t>(
     };
     let (kept_classes, said_classes) = (classes(&kept), classes(&said));
     text.roles_kept(&pairs, &kept_classes, &said_classes)?;
-    let negations = |classes: &[Class], text: &str| {
-        let all = classes.iter().filter(|c| c.negation).count();
-        all.saturating_sub(stock_negations(text, Spoken::English))
-    };
+    let negations =
+        |classes: &[Class], text: &str| match classes.iter().filter(|c| c.negation).count() {
+            0 => 0,
+            all => all.saturating_sub(stock_negations(text, Spoken::English)),
+        };
     let (reviewed, answer) = (
         negations(&kept_classes, text.reviewed),
         negations(&said_classes, text.answer),
@@ -72,7 +73,19 @@ pub(super) fn check<'t>(
         return Err(FactRefusal::Negation { reviewed, answer });
     }
     opposites_kept((&kept, &kept_classes), (&said, &said_classes), lexicon)?;
-    Ok((kept, said))
+    Ok(Readings {
+        kept,
+        said,
+        negations: reviewed,
+    })
+}
+
+/// Both readings, for the rules read after these, and the negations both
+/// texts have (the same number, outside stock phrases).
+pub(super) struct Readings<'t> {
+    pub kept: Vec<Token<'t>>,
+    pub said: Vec<Token<'t>>,
+    pub negations: usize,
 }
 
 /// An answer that says `open` where the reviewed text says `closed` (and

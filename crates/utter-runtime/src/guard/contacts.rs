@@ -22,6 +22,9 @@ const MIN_PHONE_DIGITS: usize = 9;
 
 /// Every contact in `text`, in order, not overlapping.
 pub(crate) fn find(text: &str) -> Vec<(Range<usize>, Contact)> {
+    if !may_hold_a_contact(text) {
+        return Vec::new();
+    }
     let mut found: Vec<(Range<usize>, Contact)> = Vec::new();
     let mut at = 0;
     while at < text.len() {
@@ -31,10 +34,42 @@ pub(crate) fn find(text: &str) -> Vec<(Range<usize>, Contact)> {
                 at = span.end;
                 found.push((span, kind));
             }
-            None => at += text[at..].chars().next().map_or(1, char::len_utf8),
+            // An address starts a run of address characters: past one that
+            // is none, the next candidate is after the run (linear).
+            None => at = next_start(text, at),
         }
     }
     found
+}
+
+/// The quick test: a contact needs an `@`, a `.` with a letter after it
+/// (a domain), or seven digits (a phone number).
+fn may_hold_a_contact(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let dotted = bytes
+        .windows(2)
+        .any(|w| w[0] == b'.' && w[1].is_ascii_alphabetic());
+    dotted || text.contains('@') || bytes.iter().filter(|b| b.is_ascii_digit()).count() >= 7
+}
+
+/// Where the next contact may start after `at`: the next character that is
+/// a digit, `+` or `(` (a phone number), or that starts a run of address
+/// characters.
+fn next_start(text: &str, at: usize) -> usize {
+    let mut chars = text[at..].char_indices();
+    let Some((_, first)) = chars.next() else {
+        return text.len();
+    };
+    let mut in_run = is_address_char(first);
+    for (offset, c) in chars {
+        let phone_start = c.is_ascii_digit() || c == '+' || c == '(';
+        let run_start = is_address_char(c) && !in_run;
+        if phone_start || run_start {
+            return at + offset;
+        }
+        in_run = is_address_char(c);
+    }
+    text.len()
 }
 
 fn is_address_char(c: char) -> bool {

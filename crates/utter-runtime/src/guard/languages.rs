@@ -3,6 +3,9 @@
 //! stand before, negations and the stock phrases that negate no fact.
 //! The tagged protocol and the free-text guard read the same tables.
 
+use std::collections::HashSet;
+use std::sync::OnceLock;
+
 /// The languages utter reads negations and scope words in, and speaks
 /// facts in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -285,6 +288,9 @@ fn scopes(language: Spoken) -> Phrases {
 /// The scope phrase of `language` that ends at byte `end` of `text`
 /// (before a figure): its start and scope. The longest phrase wins.
 pub(crate) fn scope_before(text: &str, end: usize, language: Spoken) -> Option<(usize, Scope)> {
+    if !may_scope_before(text, end) {
+        return None;
+    }
     let before = text[..end].trim_end();
     scopes(language)
         .iter()
@@ -308,6 +314,9 @@ pub(crate) fn scope_after(text: &str, start: usize, language: Spoken) -> Option<
     let rest = &text[start..];
     let skipped = rest.len() - rest.trim_start().len();
     let after = rest.trim_start();
+    if !may_scope_after(text, start) {
+        return None;
+    }
     scopes(language)
         .iter()
         .filter(|(_, side, _)| *side == Side::After)
@@ -322,6 +331,60 @@ pub(crate) fn scope_after(text: &str, start: usize, language: Spoken) -> Option<
                 .then_some((start + skipped + phrase.len(), scope))
         })
         .max_by_key(|(end, _)| *end)
+}
+
+/// Whether the word before byte `end` may end a scope phrase of any
+/// language (the quick test before the phrases are read).
+pub(crate) fn may_scope_before(text: &str, end: usize) -> bool {
+    let before = text[..end].trim_end();
+    let last = before
+        .rsplit(char::is_whitespace)
+        .next()
+        .unwrap_or_default();
+    is_edge_word(
+        last.trim_start_matches(|c: char| !c.is_alphanumeric()),
+        Side::Before,
+    )
+}
+
+/// Whether the word after byte `start` may start a scope phrase of any
+/// language.
+pub(crate) fn may_scope_after(text: &str, start: usize) -> bool {
+    let after = text[start..].trim_start();
+    let first = after.split(char::is_whitespace).next().unwrap_or_default();
+    is_edge_word(
+        first.trim_end_matches(|c: char| !c.is_alphanumeric()),
+        Side::After,
+    )
+}
+
+/// Whether `word` may be the word of a scope phrase next to its figure
+/// (the last of a phrase before it, the first of one after it) in any
+/// language: the quick test that keeps reading a figure's scope cheap.
+fn is_edge_word(word: &str, side: Side) -> bool {
+    static EDGES: OnceLock<[HashSet<String>; 2]> = OnceLock::new();
+    let edges = EDGES.get_or_init(|| {
+        let mut edges = [HashSet::new(), HashSet::new()];
+        for language in [
+            Spoken::English,
+            Spoken::German,
+            Spoken::French,
+            Spoken::Spanish,
+        ] {
+            for (_, side, phrases) in scopes(language) {
+                for phrase in *phrases {
+                    let (word, set) = match side {
+                        Side::Before => (phrase.rsplit(' ').next(), 0),
+                        Side::After => (phrase.split(' ').next(), 1),
+                    };
+                    edges[set].extend(word.map(str::to_lowercase));
+                }
+            }
+        }
+        edges
+    });
+    let set = &edges[usize::from(side == Side::After)];
+    !word.is_empty() && set.contains(&word.to_lowercase())
 }
 
 /// How `language` writes `scope` on `side` of its figure.
@@ -487,38 +550,90 @@ fn stock_phrases(language: Spoken) -> &'static [&'static str] {
 /// How many negations the stock phrases in `text` hold (`no problem`
 /// holds one): what the reader's count leaves out.
 pub(crate) fn stock_negations(text: &str, language: Spoken) -> usize {
-    let lower = text.to_lowercase().replace('’', "'");
-    stock_phrases(language)
-        .iter()
-        .map(|phrase| lower.matches(phrase).count())
-        .sum()
+    let lower = lowercase(text);
+    let words = words(&lower);
+    stock_spans(&words, language).len()
+}
+
+/// `text` in lowercase, `’` as `'`.
+fn lowercase(text: &str) -> String {
+    text.to_lowercase().replace('’', "'")
+}
+
+/// The words of a lowercase text (letters, digits, apostrophes).
+fn words(lower: &str) -> Vec<&str> {
+    lower
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+/// Where each stock phrase stands among `words` (word indexes), found in
+/// one pass: a phrase is looked for only where its first word is.
+fn stock_spans(words: &[&str], language: Spoken) -> Vec<std::ops::Range<usize>> {
+    let phrases = stock_phrase_words(language);
+    let mut spans = Vec::new();
+    let mut at = 0;
+    while at < words.len() {
+        let found = phrases.iter().find_map(|parts| {
+            let end = at + parts.len();
+            (words.get(at..end) == Some(parts.as_slice())).then_some(at..end)
+        });
+        match found {
+            Some(span) => {
+                at = span.end;
+                spans.push(span);
+            }
+            None => at += 1,
+        }
+    }
+    spans
+}
+
+/// Each stock phrase of `language` as its words, split once.
+fn stock_phrase_words(language: Spoken) -> &'static [Vec<&'static str>] {
+    static SPLIT: OnceLock<[Vec<Vec<&'static str>>; 4]> = OnceLock::new();
+    let split = SPLIT.get_or_init(|| {
+        [
+            Spoken::English,
+            Spoken::German,
+            Spoken::French,
+            Spoken::Spanish,
+        ]
+        .map(|language| {
+            stock_phrases(language)
+                .iter()
+                .map(|phrase| words(phrase))
+                .collect()
+        })
+    });
+    &split[language as usize]
 }
 
 /// The negations of `text` in `language`, stock phrases left out. French
 /// `ne ... pas` counts once: `ne` and `n'` are the negation, `pas` the
 /// rest of it, counted alone only without them.
 pub(crate) fn negation_count(text: &str, language: Spoken) -> usize {
-    let mut lower = text.to_lowercase().replace('’', "'");
-    for phrase in stock_phrases(language) {
-        lower = lower.replace(phrase, " ");
-    }
-    let words = negations(language);
+    let lower = lowercase(text);
+    let all = words(&lower);
+    let stock = stock_spans(&all, language);
+    let negations = negations(language);
     let mut count = 0;
     let mut french_ne = 0;
     let mut french_rest = 0;
-    for word in lower.split(|c: char| !c.is_alphanumeric() && c != '\'') {
-        if word.is_empty() {
+    for (at, word) in all.iter().enumerate() {
+        if stock.iter().any(|span| span.contains(&at)) {
             continue;
         }
         if language == Spoken::French {
-            if word == "ne" || word.starts_with("n'") {
+            if *word == "ne" || word.starts_with("n'") {
                 french_ne += 1;
-            } else if words.contains(&word) {
+            } else if negations.contains(word) {
                 french_rest += 1;
             }
             continue;
         }
-        if words.contains(&word)
+        if negations.contains(word)
             || (language == Spoken::English && (word.ends_with("n't") || word.ends_with("nt'")))
         {
             count += 1;

@@ -351,9 +351,12 @@ pub fn check(reviewed: &str, filled: &[Filled], answer: &str) -> Result<(), Fact
         return Err(refusal);
     }
     additions::nothing_disguised(reviewed, answer)?;
-    let (kept, said) = compare::check(reviewed, filled, answer, &lexicon::ENGLISH)?;
-    scoped::scopes_kept((reviewed, &kept), (answer, &said))?;
-    polarity::clauses_kept(reviewed, answer)?;
+    let read = compare::check(reviewed, filled, answer, &lexicon::ENGLISH)?;
+    scoped::scopes_kept((reviewed, &read.kept), (answer, &read.said))?;
+    // Without a negation on either side none can have moved.
+    if read.negations > 0 {
+        polarity::clauses_kept(reviewed, answer)?;
+    }
     polarity::prefixes_kept(reviewed, answer)?;
     additions::nothing_added(reviewed, answer)?;
     additions::content_kept(reviewed, answer)

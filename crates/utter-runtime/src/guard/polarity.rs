@@ -159,6 +159,18 @@ pub(super) fn prefixes_kept(reviewed: &str, answer: &str) -> Result<(), FactRefu
             .map(str::to_owned)
             .collect()
     };
+    let prefixed = |text: &str| {
+        text.split(|c: char| !c.is_alphanumeric() && c != '-')
+            .any(|w| {
+                NEGATING_PREFIXES
+                    .iter()
+                    .any(|p| starts_with_ignoring_case(w, p))
+            })
+    };
+    // Most texts have no word with such a prefix: nothing to pair.
+    if !prefixed(reviewed) && !prefixed(answer) {
+        return Ok(());
+    }
     let (kept, said) = (words(reviewed), words(answer));
     for (from, to, reviewed_side) in [(&kept, &said, true), (&said, &kept, false)] {
         for word in to.difference(from) {
@@ -181,6 +193,12 @@ pub(super) fn prefixes_kept(reviewed: &str, answer: &str) -> Result<(), FactRefu
         }
     }
     Ok(())
+}
+
+fn starts_with_ignoring_case(word: &str, prefix: &str) -> bool {
+    word.len() >= prefix.len() + 4
+        && word.is_char_boundary(prefix.len())
+        && word[..prefix.len()].eq_ignore_ascii_case(prefix)
 }
 
 #[cfg(test)]

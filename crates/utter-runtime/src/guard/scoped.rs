@@ -7,7 +7,9 @@
 use std::collections::HashMap;
 
 use super::figure::{Figure, Kind, Token, Unit};
-use super::languages::{Scope, Spoken, is_unit_word, scope_after, scope_before};
+use super::languages::{
+    Scope, Spoken, is_unit_word, may_scope_after, may_scope_before, scope_after, scope_before,
+};
 use super::lexicon::ENGLISH;
 use super::{FactRefusal, Shown};
 
@@ -27,8 +29,19 @@ pub(super) fn scopes_kept(
     (reviewed, kept): (&str, &[Token]),
     (answer, said): (&str, &[Token]),
 ) -> Result<(), FactRefusal> {
-    let kept_scopes = scopes(reviewed, kept);
-    let said_scopes = scopes(answer, said);
+    let (kept_figures, said_figures) =
+        (scoped_figures(reviewed, kept), scoped_figures(answer, said));
+    // Most texts scope no figure: then neither text can differ.
+    let trivial = |figures: &[(&Figure, Scoped, std::ops::Range<usize>)]| {
+        figures
+            .iter()
+            .all(|(_, s, _)| s.bounds.is_empty() && s.noun.is_none())
+    };
+    if trivial(&kept_figures) && trivial(&said_figures) {
+        return Ok(());
+    }
+    let kept_scopes = by_value(reviewed, kept_figures);
+    let said_scopes = by_value(answer, said_figures);
     for (key, kept_list) in &kept_scopes {
         let Some(said_list) = said_scopes.get(key) else {
             continue;
@@ -64,8 +77,13 @@ pub(super) fn scopes_kept(
 
 /// The scope of each figure by the figure's value, with the figure and its
 /// scope words as written.
-fn scopes(text: &str, tokens: &[Token]) -> HashMap<String, Vec<(Scoped, String)>> {
-    let mut out: HashMap<String, Vec<(Scoped, String)>> = HashMap::new();
+/// Each figure of `text` (codes aside) with its scope, and its span with
+/// its scope words.
+fn scoped_figures<'k>(
+    text: &str,
+    tokens: &'k [Token],
+) -> Vec<(&'k Figure, Scoped, std::ops::Range<usize>)> {
+    let mut out = Vec::new();
     for token in tokens {
         let Kind::Figure(figure) = &token.kind else {
             continue;
@@ -86,10 +104,22 @@ fn scopes(text: &str, tokens: &[Token]) -> HashMap<String, Vec<(Scoped, String)>
             .filter(|&c| c != 0)
             .collect();
         bounds.sort_unstable();
-        let scoped = Scoped { bounds, noun };
+        out.push((figure, Scoped { bounds, noun }, start..end));
+    }
+    out
+}
+
+/// The scopes by the figure's value, each with its figure and scope
+/// words as written.
+fn by_value(
+    text: &str,
+    figures: Vec<(&Figure, Scoped, std::ops::Range<usize>)>,
+) -> HashMap<String, Vec<(Scoped, String)>> {
+    let mut out: HashMap<String, Vec<(Scoped, String)>> = HashMap::new();
+    for (figure, scoped, span) in figures {
         out.entry(format!("{figure:?}"))
             .or_default()
-            .push((scoped, text[start..end].to_owned()));
+            .push((scoped, text[span].to_owned()));
     }
     out
 }
@@ -102,6 +132,9 @@ const LANGUAGES: [Spoken; 4] = [
 ];
 
 fn scope_before_any(text: &str, at: usize) -> Option<(usize, Scope)> {
+    if !may_scope_before(text, at) {
+        return None;
+    }
     LANGUAGES
         .iter()
         .filter_map(|&l| scope_before(text, at, l))
@@ -109,6 +142,9 @@ fn scope_before_any(text: &str, at: usize) -> Option<(usize, Scope)> {
 }
 
 fn scope_after_any(text: &str, at: usize) -> Option<(usize, Scope)> {
+    if !may_scope_after(text, at) {
+        return None;
+    }
     LANGUAGES
         .iter()
         .filter_map(|&l| scope_after(text, at, l))
