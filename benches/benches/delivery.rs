@@ -223,7 +223,7 @@ mod fact_guard {
 
     #[divan::bench]
     fn faithful(bencher: divan::Bencher) {
-        let answer = "Your card ending 4242 ships by RUSH delivery within 1 to 2 business days, for a $7.50 fee.";
+        let answer = "Your card ending 4242 ships by RUSH delivery in 1 to 2 business days, for a $7.50 fee.";
         bencher.with_inputs(delivery).bench_values(|d| {
             let spoken = d.speak_with(|_| answer.to_owned());
             assert!(spoken.rephrased, "{:?}", spoken.refused);
@@ -239,7 +239,7 @@ mod fact_guard {
             unreachable!("the bench delivery is guarded")
         };
         let reviewed = delivery().text;
-        let answer = "Your card ending 4242 ships by RUSH delivery within 1 to 2 business days, for a $7.50 fee.";
+        let answer = "Your card ending 4242 ships by RUSH delivery in 1 to 2 business days, for a $7.50 fee.";
         bencher.bench(|| {
             utter::check_facts(black_box(&reviewed), black_box(&filled), black_box(answer))
                 .expect("faithful")
@@ -252,5 +252,46 @@ mod fact_guard {
         bencher
             .with_inputs(delivery)
             .bench_values(|d| black_box(d.speak_with(|_| answer.to_owned())).rephrased);
+    }
+}
+
+/// The guard's cost by the texts' length (issue 67, item 7): a realistic
+/// rephrase repeated to the size, an adversarial one (single digits, each
+/// a figure), and the tagged protocol's request and check on the same
+/// realistic text.
+mod guard_by_size {
+    use divan::black_box;
+
+    const SENTENCE: &str = "Your card ending 4242 ships via rush delivery within 2 business days, for a $7.50 fee. ";
+    const REPHRASED: &str = "Your card ending 4242 is sent by rush delivery within 2 business days, with a $7.50 fee. ";
+
+    fn sized(text: &str, size: usize) -> String {
+        text.repeat(size.div_ceil(text.len()))
+    }
+
+    #[divan::bench(args = [100, 1_000, 10_000, 100_000])]
+    fn realistic(bencher: divan::Bencher, size: usize) {
+        let (reviewed, answer) = (sized(SENTENCE, size), sized(REPHRASED, size));
+        let verdict = utter::check_facts(&reviewed, &[], &answer);
+        assert!(verdict.is_ok(), "{size}: {verdict:?}");
+        bencher.bench(|| utter::check_facts(black_box(&reviewed), &[], black_box(&answer)).is_ok());
+    }
+
+    /// Quadratic today: 100 KB is left out (tens of seconds).
+    #[divan::bench(args = [100, 1_000, 10_000])]
+    fn single_digits(bencher: divan::Bencher, size: usize) {
+        let digits = sized("1 2 ", size);
+        bencher.bench(|| utter::check_facts(black_box(&digits), &[], black_box(&digits)).is_ok());
+    }
+
+    #[divan::bench(args = [100, 1_000, 10_000, 100_000])]
+    fn tagged(bencher: divan::Bencher, size: usize) {
+        let reviewed = sized(SENTENCE, size);
+        let context = utter::RephraseContext::default();
+        bencher.bench(|| {
+            let request = utter::RephraseRequest::new(black_box(&reviewed), &[], &context);
+            let answer = request.tagged_text().to_owned();
+            request.write_back(&answer, true).is_ok()
+        });
     }
 }

@@ -64,7 +64,7 @@ fn corpus() -> Vec<Case> {
 #[test]
 fn no_dishonest_rephrase_is_delivered_and_few_honest_ones_are_refused() {
     let cases = corpus();
-    assert!(cases.len() >= 480, "{} cases", cases.len());
+    assert!(cases.len() >= 700, "{} cases", cases.len());
     let mut classes: Vec<&str> = cases.iter().map(|c| c.class.as_str()).collect();
     classes.dedup();
     let mut misses = Vec::new();

@@ -76,7 +76,9 @@ pub(super) fn nothing_added(reviewed: &str, answer: &str) -> Result<(), FactRefu
     let kept_lower = reviewed.to_lowercase();
     let kept = words_of(&kept_lower);
     for request in DATA_REQUESTS {
-        if has_phrase(&said, request) && !has_phrase(&kept, request) {
+        // Asked more often than the reviewed text mentions it (`never
+        // share your PIN` then `reply with your PIN`).
+        if phrase_count(&said, request) > phrase_count(&kept, request) {
             return Err(FactRefusal::Added(Shown {
                 text: Some((*request).to_owned()),
                 entry: None,
@@ -93,16 +95,18 @@ fn words_of(lower: &str) -> Vec<&str> {
         .collect()
 }
 
-fn has_phrase(words: &[&str], phrase: &str) -> bool {
+fn phrase_count(words: &[&str], phrase: &str) -> usize {
     let mut parts = phrase.split(' ');
     let first = parts.next().unwrap_or_default();
-    words.iter().enumerate().any(|(at, word)| {
-        *word == first
-            && parts
-                .clone()
-                .enumerate()
-                .all(|(i, part)| words.get(at + 1 + i) == Some(&part))
-    })
+    (0..words.len())
+        .filter(|&at| {
+            words[at] == first
+                && parts
+                    .clone()
+                    .enumerate()
+                    .all(|(i, part)| words.get(at + 1 + i) == Some(&part))
+        })
+        .count()
 }
 
 /// Where a character could be read as another: a script with letters

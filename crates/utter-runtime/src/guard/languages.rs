@@ -157,6 +157,12 @@ const ENGLISH_SCOPES: Phrases = &[
         Side::After,
         &["at least", "minimum", "at the earliest"],
     ),
+    (
+        Scope::Before,
+        Side::After,
+        &["before", "prior to", "earlier"],
+    ),
+    (Scope::After, Side::After, &["after", "later"]),
 ];
 
 const GERMAN_SCOPES: Phrases = &[
@@ -192,6 +198,8 @@ const GERMAN_SCOPES: Phrases = &[
     (Scope::InTotal, Side::After, &["insgesamt"]),
     (Scope::OrMore, Side::After, &["oder mehr"]),
     (Scope::OrLess, Side::After, &["oder weniger"]),
+    (Scope::Before, Side::After, &["vor", "vorher", "früher"]),
+    (Scope::After, Side::After, &["nach", "danach", "später"]),
 ];
 
 const FRENCH_SCOPES: Phrases = &[
@@ -231,6 +239,8 @@ const FRENCH_SCOPES: Phrases = &[
     (Scope::InTotal, Side::After, &["au total", "en tout"]),
     (Scope::OrMore, Side::After, &["ou plus"]),
     (Scope::OrLess, Side::After, &["ou moins"]),
+    (Scope::Before, Side::After, &["avant", "plus tôt"]),
+    (Scope::After, Side::After, &["après", "plus tard"]),
 ];
 
 const SPANISH_SCOPES: Phrases = &[
@@ -274,6 +284,12 @@ const SPANISH_SCOPES: Phrases = &[
     (Scope::InTotal, Side::After, &["en total"]),
     (Scope::OrMore, Side::After, &["o más"]),
     (Scope::OrLess, Side::After, &["o menos"]),
+    (Scope::Before, Side::After, &["antes", "antes de"]),
+    (
+        Scope::After,
+        Side::After,
+        &["después", "después de", "más tarde"],
+    ),
 ];
 
 fn scopes(language: Spoken) -> Phrases {
@@ -323,11 +339,14 @@ pub(crate) fn scope_after(text: &str, start: usize, language: Spoken) -> Option<
         .flat_map(|(scope, _, phrases)| phrases.iter().map(move |p| (*scope, *p)))
         .filter_map(|(scope, phrase)| {
             let candidate = after.get(..phrase.len())?;
-            let whole_word = after[phrase.len()..]
-                .chars()
-                .next()
-                .is_none_or(|c| !c.is_alphanumeric());
-            (candidate.eq_ignore_ascii_case(phrase) && whole_word)
+            let rest = &after[phrase.len()..];
+            let whole_word = rest.chars().next().is_none_or(|c| !c.is_alphanumeric());
+            // A phrase right before another figure scopes that one
+            // (`before $1 after $500`).
+            let next_figure = rest
+                .trim_start()
+                .starts_with(|c: char| c.is_ascii_digit() || "$€£¥+-−".contains(c));
+            (candidate.eq_ignore_ascii_case(phrase) && whole_word && !next_figure)
                 .then_some((start + skipped + phrase.len(), scope))
         })
         .max_by_key(|(end, _)| *end)

@@ -14,6 +14,7 @@ mod additions;
 mod compare;
 pub(crate) mod contacts;
 pub(crate) mod figure;
+mod foreign;
 pub(crate) mod languages;
 mod lex;
 pub(crate) mod lexicon;
@@ -351,14 +352,24 @@ pub fn check(reviewed: &str, filled: &[Filled], answer: &str) -> Result<(), Fact
         return Err(refusal);
     }
     additions::nothing_disguised(reviewed, answer)?;
+    // Texts in German, French or Spanish are read as English, by value.
+    let (reviewed_in, answer_in) = (foreign::language_of(reviewed), foreign::language_of(answer));
+    let reviewed_english = foreign::as_english(reviewed, reviewed_in);
+    let answer_english = foreign::as_english(answer, answer_in);
+    let reviewed = reviewed_english.as_deref().unwrap_or(reviewed);
+    let answer = answer_english.as_deref().unwrap_or(answer);
     let read = compare::check(reviewed, filled, answer, &lexicon::ENGLISH)?;
     scoped::scopes_kept((reviewed, &read.kept), (answer, &read.said))?;
+    additions::nothing_added(reviewed, answer)?;
+    if reviewed_in != answer_in {
+        // Words are compared only within one language.
+        return Ok(());
+    }
     // Without a negation on either side none can have moved.
     if read.negations > 0 {
         polarity::clauses_kept(reviewed, answer)?;
     }
     polarity::prefixes_kept(reviewed, answer)?;
-    additions::nothing_added(reviewed, answer)?;
     additions::content_kept(reviewed, answer)
 }
 

@@ -226,6 +226,12 @@ impl<'t, 'l> Reader<'t, 'l> {
         if digits_after_space && let Some(name) = self.entry(at).and_then(Word::currency) {
             return self.figure(at, at + 1, false, Some(Unit::Named(name)));
         }
+        // A day of the week is a fact that can trade places with another
+        // (`closed on Sundays, open on Saturdays`).
+        if let Some(day) = weekday(&word) {
+            self.push(Kind::Figure(Figure::Code(day.to_owned())), at..at + 1);
+            return at + 1;
+        }
         self.push(Kind::Word(word), at..at + 1);
         at + 1
     }
@@ -670,6 +676,21 @@ impl<'t, 'l> Reader<'t, 'l> {
         // `twenty dollars`, `three hours`, `minus twenty`
         self.measured(words.start, words.end, value, false, None)
     }
+}
+
+/// The day of the week a word names (`sunday`, `sundays`), if any.
+fn weekday(word: &str) -> Option<&'static str> {
+    const DAYS: [&str; 7] = [
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+    ];
+    let singular = word.strip_suffix('s').unwrap_or(word);
+    DAYS.iter().find(|day| **day == singular).copied()
 }
 
 /// `base^power` exactly, when small enough to write out.

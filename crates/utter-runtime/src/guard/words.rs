@@ -22,6 +22,9 @@ pub(crate) fn number_words(lexemes: &[Lexeme], lexicon: &Lexicon) -> Vec<NumberW
     if !lexemes.iter().any(may_be) {
         return Vec::new();
     }
+    // Digits said one by one are read here, not by `text2num` (which
+    // reads `four zero four one seven` as two numbers).
+    let runs = digit_runs(lexemes);
     // The stream's tokens and the lexeme each stands for.
     let mut stream: Vec<StreamToken<'_>> = Vec::with_capacity(lexemes.len());
     let mut at_lexeme = Vec::with_capacity(lexemes.len());
@@ -36,14 +39,15 @@ pub(crate) fn number_words(lexemes: &[Lexeme], lexicon: &Lexicon) -> Vec<NumberW
         if hyphen_in_word {
             continue;
         }
+        let in_run = runs.iter().any(|r| r.start <= i && i < r.end);
         stream.push(match &lexeme.lex {
-            Lex::Word(word) => StreamToken(Some(word)),
+            Lex::Word(word) if !in_run => StreamToken(Some(word)),
             _ => StreamToken(None),
         });
         at_lexeme.push(i);
     }
     let language = (lexicon.number_words)();
-    text2num::find_numbers(stream.iter(), &language, 0.0)
+    let mut found: Vec<NumberWords> = text2num::find_numbers(stream.iter(), &language, 0.0)
         .into_iter()
         .filter_map(|found| {
             let start = *at_lexeme.get(found.start)?;
@@ -66,7 +70,54 @@ pub(crate) fn number_words(lexemes: &[Lexeme], lexicon: &Lexicon) -> Vec<NumberW
             }
             Some(NumberWords { start, end, digits })
         })
-        .collect()
+        .collect();
+    found.extend(runs);
+    found.sort_by_key(|words| words.start);
+    found
+}
+
+/// Digits said one by one (`four zero four one seven`), three or more in a
+/// row: the digits they spell.
+fn digit_runs(lexemes: &[Lexeme]) -> Vec<NumberWords> {
+    const DIGITS: [&str; 10] = [
+        "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+    ];
+    // A digit word joined by a hyphen is part of a number (`twenty-one`).
+    let hyphenated =
+        |i: usize| lexemes[i].gap == Gap::None && i > 0 && lexemes[i - 1].lex == Lex::Sym('-');
+    let digit = |i: usize| match &lexemes.get(i)?.lex {
+        Lex::Word(word)
+            if !hyphenated(i)
+                && lexemes
+                    .get(i + 1)
+                    .is_none_or(|next| next.lex != Lex::Sym('-') || next.gap != Gap::None) =>
+        {
+            let word = if word == "oh" { "zero" } else { word.as_ref() };
+            DIGITS.iter().position(|d| *d == word)
+        }
+        _ => None,
+    };
+    let mut runs = Vec::new();
+    let mut at = 0;
+    while at < lexemes.len() {
+        let mut digits = String::new();
+        let mut end = at;
+        while let Some(d) = digit(end) {
+            digits.push(char::from(b'0' + d as u8));
+            end += 1;
+        }
+        if digits.len() >= 3 {
+            runs.push(NumberWords {
+                start: at,
+                end,
+                digits,
+            });
+            at = end;
+        } else {
+            at += 1;
+        }
+    }
+    runs
 }
 
 /// A lexeme as `text2num` sees it: a word, or something no number word
