@@ -47,6 +47,7 @@ pub(super) fn check<'t>(
         kept: &kept,
         said: &said,
         placed: &placed,
+        lexicon,
     };
     let pairs = text.same_figures()?;
     let classes = |tokens: &[Token]| -> Vec<Class> {
@@ -318,6 +319,7 @@ struct Texts<'a> {
     kept: &'a [Token<'a>],
     said: &'a [Token<'a>],
     placed: &'a [Placed<'a>],
+    lexicon: &'static Lexicon,
 }
 
 /// A figure of the reviewed text (token index) and the one of the
@@ -407,7 +409,13 @@ impl Texts<'_> {
                     .filter(|c| c.is_alphanumeric())
                     .flat_map(char::to_lowercase)
                     .collect();
-                digits.is_empty() || compact.contains(&digits)
+                // The value read as the guard reads it (`twenty-five` is 25,
+                // `24 December 1990` a date): any of its figures.
+                let read_alike = read(&f.value, self.lexicon).iter().any(|t| match &t.kind {
+                    Kind::Figure(own) => own.same_value(figure) || own.digits() == digits,
+                    _ => false,
+                });
+                digits.is_empty() || compact.contains(&digits) || read_alike
             })
     }
 

@@ -276,6 +276,61 @@ pub const MAX_ANSWER_GROWTH: usize = 4;
 /// text (a short text may be rephrased at more length).
 pub const MAX_ANSWER_SLACK: usize = 256;
 
+/// `refusal` with every text that may repeat a personal value hidden.
+fn hide_personal(refusal: FactRefusal, filled: &[Filled]) -> FactRefusal {
+    let hide = |shown: Shown| Shown {
+        text: shown.text.filter(|t| !may_repeat_personal(t, filled)),
+        entry: shown.entry,
+    };
+    match refusal {
+        FactRefusal::Changed { reviewed, answer } => FactRefusal::Changed {
+            reviewed: hide(reviewed),
+            answer: hide(answer),
+        },
+        FactRefusal::Added(shown) => FactRefusal::Added(hide(shown)),
+        other => other,
+    }
+}
+
+/// Whether `text` (a figure or phrase a refusal would show) may repeat the
+/// value of a `pii: true` entry: it holds that value's digits or code, or
+/// the value holds its own. Such text is never shown.
+pub(crate) fn may_repeat_personal(text: &str, filled: &[Filled]) -> bool {
+    let compact = |s: &str| -> String {
+        s.chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    let shown = compact(text);
+    let digits: String = shown.chars().filter(char::is_ascii_digit).collect();
+    let figures = |s: &str| -> Vec<figure::Figure> {
+        read::read(s, &lexicon::ENGLISH)
+            .into_iter()
+            .filter_map(|t| match t.kind {
+                read::Kind::Figure(f) => Some(f),
+                _ => None,
+            })
+            .collect()
+    };
+    let shown_figures = figures(text);
+    filled.iter().filter(|f| f.pii).any(|f| {
+        let value = compact(&f.value);
+        let alike = || {
+            let own = figures(&f.value);
+            shown_figures.iter().any(|s| {
+                own.iter()
+                    .any(|o| o.same_value(s) || o.digits() == s.digits())
+            })
+        };
+        !value.is_empty()
+            && (shown.contains(&value)
+                || value.contains(&shown)
+                || (!digits.is_empty() && value.contains(&digits))
+                || alike())
+    })
+}
+
 /// The refusal of an answer too long to read, if it is.
 pub(crate) fn too_long(reviewed: usize, answer: usize) -> Option<FactRefusal> {
     let limit = reviewed
@@ -359,8 +414,9 @@ pub fn check(reviewed: &str, filled: &[Filled], answer: &str) -> Result<(), Fact
     let reviewed = reviewed_english.as_deref().unwrap_or(reviewed);
     let answer = answer_english.as_deref().unwrap_or(answer);
     let read = compare::check(reviewed, filled, answer, &lexicon::ENGLISH)?;
-    scoped::scopes_kept((reviewed, &read.kept), (answer, &read.said))?;
-    additions::nothing_added(reviewed, answer)?;
+    scoped::scopes_kept((reviewed, &read.kept), (answer, &read.said))
+        .map_err(|refusal| hide_personal(refusal, filled))?;
+    additions::nothing_added(reviewed, answer).map_err(|refusal| hide_personal(refusal, filled))?;
     if reviewed_in != answer_in {
         // Words are compared only within one language.
         return Ok(());

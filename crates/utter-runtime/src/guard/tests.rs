@@ -467,3 +467,41 @@ fn no_filled_values_are_no_allocation_and_read_as_an_empty_slice() {
     );
     assert_eq!(some.len(), 2);
 }
+
+/// A personal value shows in no refusal in any form the guard reads it in:
+/// a date or time written another way, digits of another script, number
+/// words, a contact, a scope around it.
+#[test]
+fn personal_values_show_in_no_refusal_in_any_form() {
+    let cases = [
+        ("1990-12-24", "24 December 1990"),
+        ("18:40", "6:40 pm"),
+        ("4821", "٤٨٢١"),
+        ("25", "twenty-five"),
+        ("jane@example.com", "jane@example.com"),
+    ];
+    for (value, form) in cases {
+        let filled = [value_of("session.user.secret", value).personal()];
+        let reviewed = format!("Noted: {value}. The fee is $5.");
+        for answer in [
+            format!("Noted: {value}. The fee is $5, and {form}."),
+            format!("Noted: {form}. The fee is $6."),
+            format!("Noted: within {form}. The fee is $5."),
+            format!("Noted: {value}. The fee is $5. Write to {form}."),
+        ] {
+            let Err(refusal) = check(&reviewed, &filled, &answer) else {
+                continue;
+            };
+            let shown = refusal.to_string();
+            for hidden in [value, form, "1990", "4821", "٤٨٢١", "twenty-five", "jane"] {
+                if value.contains(hidden) || form.contains(hidden) {
+                    assert!(!shown.contains(hidden), "{value} as {form}: {shown}");
+                }
+            }
+        }
+    }
+}
+
+fn value_of(entry: &str, text: &str) -> Filled {
+    Filled::new(entry, text)
+}
