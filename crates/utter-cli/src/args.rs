@@ -87,8 +87,9 @@ pub enum Command {
     },
     /// Deliver many responses in one process (for conformance scripts): one
     /// JSON request per line on stdin, `{"response": .., "skill": ..,
-    /// "memory": {..}}`, one JSON answer per line on stdout (`text`,
-    /// `variant`, `rephrase`, `fallback`, or `error`).
+    /// "memory": {..}}` (and optionally `"channel": "voice"`, `"language":
+    /// "<tag>"`, as `render --channel --lang`), one JSON answer per line on
+    /// stdout (`text`, `variant`, `rephrase`, `fallback`, or `error`).
     #[command(hide = true)]
     DeliverBatch {
         /// The agent folder.
@@ -168,6 +169,22 @@ pub struct RenderArgs {
     /// `explanation` key).
     #[arg(long)]
     pub explain: bool,
+    /// The channel: `voice` writes each fact spoken (money, dates, times,
+    /// codes, emails, phone numbers in words), as utter writes facts back
+    /// into a voice rephrase.
+    #[arg(long, value_enum, default_value_t = ChannelArg::Text)]
+    pub channel: ChannelArg,
+    /// The conversation's language, a BCP 47 tag (default: the agent's
+    /// `agent.language` in agent.yml, else `en`).
+    #[arg(long, value_name = "TAG")]
+    pub lang: Option<String>,
+}
+
+/// `render --channel`.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ChannelArg {
+    Text,
+    Voice,
 }
 
 /// `utter snapshot`'s arguments.

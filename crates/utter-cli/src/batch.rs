@@ -19,6 +19,8 @@ pub fn cmd_deliver_batch(dir: &Path, globals: Globals) -> Result<ExitCode, Fatal
         return Ok(ExitCode::from(1));
     };
     let interpreter = registry.interpreter();
+    let declared = utter_compiler::load::agent_yml::declared_language(dir)
+        .map_err(|e| Fatal(e.to_string()))?;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let limit = utter_compiler::load::project::MAX_FILE_BYTES;
@@ -27,7 +29,7 @@ pub fn cmd_deliver_batch(dir: &Path, globals: Globals) -> Result<ExitCode, Fatal
         if line.len() as u64 > limit {
             return Err(Fatal(format!("a request of more than {limit} bytes")));
         }
-        let answer = deliver_request(&interpreter, &line);
+        let answer = deliver_request(&interpreter, &line, declared.as_deref());
         writeln!(out, "{}", crate::output::json_text(&answer))?;
     }
     Ok(ExitCode::SUCCESS)
@@ -36,7 +38,11 @@ pub fn cmd_deliver_batch(dir: &Path, globals: Globals) -> Result<ExitCode, Fatal
 /// One `deliver-batch` request answered. A value its entry does not take
 /// is left out and listed under `refused` with the entries the agent does
 /// not declare, as the reference engine leaves out a value a slot refuses.
-fn deliver_request(interpreter: &Interpreter<'_>, line: &str) -> serde_json::Value {
+fn deliver_request(
+    interpreter: &Interpreter<'_>,
+    line: &str,
+    declared: Option<&str>,
+) -> serde_json::Value {
     let request: serde_json::Value = match serde_json::from_str(line) {
         Ok(r) => r,
         Err(e) => return serde_json::json!({"error": format!("not a JSON request: {e}")}),
@@ -70,7 +76,25 @@ fn deliver_request(interpreter: &Interpreter<'_>, line: &str) -> serde_json::Val
         )
         .collect();
     refused.sort();
-    let d = answer.delivery;
+    // `"channel": "voice"` and `"language": "<tag>"` ask for the facts in
+    // that form (as `render --channel --lang`).
+    let channel = match request["channel"].as_str() {
+        None | Some("text") => utter::Channel::Text,
+        Some("voice") => utter::Channel::Voice,
+        Some(other) => {
+            return serde_json::json!({"error": format!("channel `{other}`: `text` or `voice`")});
+        }
+    };
+    let context = match crate::context::delivery_context(
+        declared.map(str::to_owned),
+        channel,
+        request["language"].as_str(),
+    ) {
+        Ok(context) => context,
+        Err(e) => return serde_json::json!({"error": format!("language {e}")}),
+    };
+    let mut d = answer.delivery;
+    crate::context::in_context(&mut d, context.as_ref());
     serde_json::json!({
         "text": d.text,
         "variant": d.variant,

@@ -7,6 +7,7 @@
 mod args;
 mod batch;
 mod check;
+mod context;
 mod expand;
 mod explain;
 mod fatal;

@@ -8,7 +8,11 @@ use utter::json::RefusedValues;
 use utter_compiler::diagnostics::did_you_mean_hint;
 use utter_compiler::diagnostics::escape::escape;
 
-use crate::args::{Globals, RenderArgs, RenderFormat};
+use utter::{Channel, RephraseContext};
+use utter_compiler::load::agent_yml::declared_language;
+
+use crate::args::{ChannelArg, Globals, RenderArgs, RenderFormat};
+use crate::context::delivery_context;
 use crate::fatal::Fatal;
 use crate::open::{known_skill, read_memory_text, registry_or_errors};
 use crate::output;
@@ -68,15 +72,28 @@ pub(crate) fn cmd_render(args: &RenderArgs, globals: Globals) -> Result<ExitCode
             ))
         );
     }
+    let mut delivery = answer.delivery;
+    crate::context::in_context(&mut delivery, context(args)?.as_ref());
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     match format {
-        RenderFormat::Text => writeln!(out, "{}", answer.delivery.text)?,
+        RenderFormat::Text => writeln!(out, "{}", delivery.text)?,
         RenderFormat::Json => writeln!(
             out,
             "{}",
-            output::delivery(&answer.delivery, answer.explanation.as_ref())
+            output::delivery(&delivery, answer.explanation.as_ref())
         )?,
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The delivery context `--channel` and `--lang` ask for.
+fn context(args: &RenderArgs) -> Result<Option<RephraseContext>, Fatal> {
+    let declared = declared_language(&args.agent_dir).map_err(|e| Fatal(e.to_string()))?;
+    let channel = match args.channel {
+        ChannelArg::Text => Channel::Text,
+        ChannelArg::Voice => Channel::Voice,
+    };
+    delivery_context(declared, channel, args.lang.as_deref())
+        .map_err(|e| Fatal(format!("--lang {e}")))
 }

@@ -282,6 +282,131 @@ fn deliver_batch_answers_each_line_and_lists_refused_values() {
     assert_ne!(answers[0]["text"], answers[1]["text"]);
 }
 
+/// `render --channel voice` writes the facts spoken, in `--lang` or the
+/// language agent.yml declares; a tag that is not one is refused. The
+/// same context in `deliver-batch` requests.
+#[test]
+fn render_speaks_facts_in_the_channel_and_language_asked() {
+    let sample = format!("{}/sample-memory.json", example());
+    let render = |extra: &[&str]| {
+        let mut args = vec![
+            "render",
+            "",
+            "utter_card_replacement_fee",
+            "--skill",
+            "card_replace",
+            "--memory",
+            &sample,
+        ];
+        let dir = example();
+        args[1] = &dir;
+        args.extend_from_slice(extra);
+        let out = utter(&args);
+        (out.status.code(), stdout(&out), stderr(&out))
+    };
+    let (code, text, _) = render(&[]);
+    assert_eq!(
+        (code, text.as_str()),
+        (
+            Some(0),
+            "A fee of $7.5 applies for lost-card replacement.\n"
+        )
+    );
+    let (_, text, _) = render(&["--channel", "voice"]);
+    assert_eq!(
+        text,
+        "A fee of seven dollars and fifty cents applies for lost-card replacement.\n"
+    );
+    let (_, text, _) = render(&["--channel", "voice", "--lang", "de-DE"]);
+    assert_eq!(
+        text,
+        "A fee of sieben Dollar und fünfzig Cent applies for lost-card replacement.\n"
+    );
+    let (code, _, err) = render(&["--lang", "en; rm -rf /"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("is not a BCP 47 language tag"), "{err}");
+    // The agent's declared language is the default conversation language.
+    let dir = project(
+        "agent-language",
+        &[
+            ("agent.yml", "agent:\n  language: fr\n  persona: x\n"),
+            (
+                "responses.yml",
+                "responses:\n  utter_fee:\n    - text: Les frais sont de 20 €, payables avant le 21 juillet.\n",
+            ),
+        ],
+    );
+    let out = utter(&[
+        "render",
+        dir.to_str().unwrap(),
+        "utter_fee",
+        "--channel",
+        "voice",
+    ]);
+    assert_eq!(
+        stdout(&out),
+        "Les frais sont de vingt euros, payables avant le vingt et un juillet.\n",
+        "{}",
+        stderr(&out)
+    );
+    std::fs::write(dir.join("agent.yml"), "agent:\n  language: [fr]\n").unwrap();
+    let out = utter(&[
+        "render",
+        dir.to_str().unwrap(),
+        "utter_fee",
+        "--channel",
+        "voice",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("`agent.language` is a list"),
+        "{}",
+        stderr(&out)
+    );
+    // deliver-batch takes the same context per request.
+    use std::io::Write as _;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_utter"))
+        .args(["deliver-batch", &example()])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("utter runs");
+    let memory =
+        r#""memory": {"card_replace": {"replacement_reason": "lost", "replacement_fee": 7.5}}"#;
+    let requests = [
+        format!(
+            r#"{{"response": "utter_card_replacement_fee", "skill": "card_replace", {memory}, "channel": "voice", "language": "es"}}"#
+        ),
+        format!(
+            r#"{{"response": "utter_card_replacement_fee", "skill": "card_replace", {memory}, "channel": "radio"}}"#
+        ),
+        format!(
+            r#"{{"response": "utter_card_replacement_fee", "skill": "card_replace", {memory}, "language": "1"}}"#
+        ),
+    ];
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin
+        .write_all((requests.join("\n") + "\n").as_bytes())
+        .unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().expect("answers");
+    let answers: Vec<serde_json::Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        answers[0]["text"],
+        "A fee of siete dólares con cincuenta centavos applies for lost-card replacement."
+    );
+    assert!(
+        answers[1]["error"]
+            .as_str()
+            .unwrap()
+            .contains("`text` or `voice`")
+    );
+    assert!(answers[2]["error"].as_str().unwrap().contains("BCP 47"));
+}
+
 #[test]
 fn render_refuses_bad_input() {
     let dir = project(

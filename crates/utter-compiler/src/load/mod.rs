@@ -1,6 +1,7 @@
 //! Loading: project files from disk, YAML into spanned nodes, and the walks
 //! from nodes to raw responses and memory declarations.
 
+pub mod agent_yml;
 pub mod layout;
 pub mod memory;
 pub mod project;
