@@ -265,8 +265,10 @@ mod guard_by_size {
     const SENTENCE: &str = "Your card ending 4242 ships via rush delivery within 2 business days, for a $7.50 fee. ";
     const REPHRASED: &str = "Your card ending 4242 is sent by rush delivery within 2 business days, with a $7.50 fee. ";
 
+    /// `text` repeated as often as the reviewed sentence fills `size`
+    /// bytes (the answer as often as the reviewed text).
     fn sized(text: &str, size: usize) -> String {
-        text.repeat(size.div_ceil(text.len()))
+        text.repeat(size.div_ceil(SENTENCE.len()))
     }
 
     #[divan::bench(args = [100, 1_000, 10_000, 100_000])]
@@ -280,7 +282,7 @@ mod guard_by_size {
     /// Quadratic today: 100 KB is left out (tens of seconds).
     #[divan::bench(args = [100, 1_000, 10_000])]
     fn single_digits(bencher: divan::Bencher, size: usize) {
-        let digits = sized("1 2 ", size);
+        let digits = "1 2 ".repeat(size / 4);
         bencher.bench(|| utter::check_facts(black_box(&digits), &[], black_box(&digits)).is_ok());
     }
 
