@@ -39,7 +39,11 @@ impl serde_json::ser::Formatter for SafeJson {
         for (at, c) in fragment.char_indices() {
             if utter_compiler::diagnostics::escape::is_unsafe(c) {
                 writer.write_all(&fragment.as_bytes()[start..at])?;
-                write!(writer, "\\u{:04x}", u32::from(c))?;
+                // JSON escapes a character beyond the BMP (a tag
+                // character) as its UTF-16 surrogate pair.
+                for unit in c.encode_utf16(&mut [0; 2]) {
+                    write!(writer, "\\u{:04x}", unit)?;
+                }
                 start = at + c.len_utf8();
             }
         }

@@ -407,6 +407,34 @@ fn render_speaks_facts_in_the_channel_and_language_asked() {
     assert!(answers[2]["error"].as_str().unwrap().contains("BCP 47"));
 }
 
+/// JSON output escapes invisible and tag characters and still reads back
+/// as the text itself (a character beyond the BMP as its surrogate pair).
+#[test]
+fn render_json_escapes_invisible_characters_and_reads_back() {
+    let text = "Fee\u{200B}: 5\u{E0041}\u{E007F} now";
+    let dir = project(
+        "invisible-json",
+        &[(
+            "responses.yml",
+            &format!("responses:\n  utter_fee:\n    - text: \"{text}\"\n"),
+        )],
+    );
+    let out = utter(&[
+        "render",
+        dir.to_str().unwrap(),
+        "utter_fee",
+        "--format",
+        "json",
+    ]);
+    let raw = stdout(&out);
+    assert!(
+        !raw.contains('\u{E0041}') && !raw.contains('\u{200B}'),
+        "{raw}"
+    );
+    assert!(raw.contains("\\udb40\\udc41"), "{raw}");
+    assert_eq!(json(&out)["text"], text);
+}
+
 #[test]
 fn render_refuses_bad_input() {
     let dir = project(
