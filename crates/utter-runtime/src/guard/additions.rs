@@ -75,7 +75,10 @@ pub(super) fn nothing_added(reviewed: &str, answer: &str) -> Result<(), FactRefu
     }
     let kept_lower = reviewed.to_lowercase();
     let kept = words_of(&kept_lower);
-    for request in DATA_REQUESTS {
+    for request in DATA_REQUESTS.iter().filter(|request| {
+        let first = request.split(' ').next().unwrap_or_default();
+        said.contains(&first)
+    }) {
         // Asked more often than the reviewed text mentions it (`never
         // share your PIN` then `reply with your PIN`).
         if phrase_count(&said, request) > phrase_count(&kept, request) {

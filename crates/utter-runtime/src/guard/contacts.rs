@@ -49,7 +49,28 @@ fn may_hold_a_contact(text: &str) -> bool {
     let dotted = bytes
         .windows(2)
         .any(|w| w[0] == b'.' && w[1].is_ascii_alphabetic());
-    dotted || text.contains('@') || bytes.iter().filter(|b| b.is_ascii_digit()).count() >= 7
+    dotted || text.contains('@') || longest_digit_group(bytes) >= 7
+}
+
+/// The most digits in one run of digits joined by single separators (` `,
+/// `-`, `.`, `(`, `)`, `+`): a phone number needs seven.
+fn longest_digit_group(bytes: &[u8]) -> usize {
+    let (mut longest, mut current) = (0, 0);
+    for (at, b) in bytes.iter().enumerate() {
+        if b.is_ascii_digit() {
+            current += 1;
+            longest = longest.max(current);
+        } else {
+            let joins = matches!(b, b' ' | b'-' | b'.' | b'(' | b')' | b'+')
+                && bytes
+                    .get(at + 1)
+                    .is_some_and(|n| n.is_ascii_digit() || *n == b'(');
+            if !joins {
+                current = 0;
+            }
+        }
+    }
+    longest
 }
 
 /// Where the next contact may start after `at`: the next character that is

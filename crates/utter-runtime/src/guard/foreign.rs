@@ -77,11 +77,18 @@ pub(super) fn language_of(text: &str) -> Spoken {
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
         .collect();
-    let score = |markers: &[&str]| words.iter().filter(|w| markers.contains(w)).count();
-    let english = score(MARKERS[0].1);
+    // One pass: each word counts for every language it marks.
+    let mut scores = [0usize; 4];
+    for word in &words {
+        for (score, (_, markers)) in scores.iter_mut().zip(&MARKERS) {
+            *score += usize::from(markers.contains(word));
+        }
+    }
+    let english = scores[0];
     MARKERS[1..]
         .iter()
-        .map(|(language, markers)| (score(markers), *language))
+        .zip(&scores[1..])
+        .map(|((language, _), n)| (*n, *language))
         .filter(|(n, _)| *n >= 1 && *n > english)
         .max_by_key(|(n, _)| *n)
         .map_or(Spoken::English, |(_, language)| language)

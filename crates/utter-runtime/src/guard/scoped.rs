@@ -117,11 +117,26 @@ fn by_value(
 ) -> HashMap<String, Vec<(Scoped, String)>> {
     let mut out: HashMap<String, Vec<(Scoped, String)>> = HashMap::new();
     for (figure, scoped, span) in figures {
-        out.entry(format!("{figure:?}"))
+        out.entry(key(figure))
             .or_default()
             .push((scoped, text[span].to_owned()));
     }
     out
+}
+
+/// A figure's value as a short key: equal for equal figures, different
+/// for different ones.
+fn key(figure: &Figure) -> String {
+    match figure {
+        Figure::Number { value, unit, per } => {
+            let unit = unit.map(|u| u.to_string()).unwrap_or_default();
+            format!("n{value}|{unit}|{}", per.unwrap_or_default())
+        }
+        Figure::Code(code) => format!("c{code}"),
+        Figure::Time(seconds) => format!("t{seconds}"),
+        Figure::Date { year, month, day } => format!("d{year:?}-{month}-{day}"),
+        Figure::AsWritten(written) => format!("w{written}"),
+    }
 }
 
 const LANGUAGES: [Spoken; 4] = [
