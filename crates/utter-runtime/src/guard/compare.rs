@@ -1,6 +1,7 @@
 //! The guard's rules, over two readings: values kept, the same figures,
 //! roles kept, the same number of negations.
 
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::ops::Range;
 
 use super::figure::{Figure, Kind, Token};
@@ -335,20 +336,37 @@ impl Texts<'_> {
                 .filter(|&i| matches!(tokens[i].kind, Kind::Figure(_)))
                 .collect()
         };
-        let mut unmatched = figures(self.said);
-        let mut pairs = Vec::with_capacity(unmatched.len());
+        // The answer's figures by value, each value's in order: a reviewed
+        // figure takes the first unmatched one of its value (linear).
+        fn figure<'k>(token: &'k Token<'_>) -> Option<&'k Figure> {
+            match &token.kind {
+                Kind::Figure(figure) => Some(figure),
+                _ => None,
+            }
+        }
+        let said_figures = figures(self.said);
+        let mut by_value: HashMap<&Figure, VecDeque<usize>> = HashMap::new();
+        for &said in &said_figures {
+            if let Some(value) = figure(&self.said[said]) {
+                by_value.entry(value).or_default().push_back(said);
+            }
+        }
+        let mut pairs = Vec::with_capacity(said_figures.len());
         let mut lost = Vec::new();
-        let kept_figures =
-            (0..self.kept.len()).filter(|&i| matches!(self.kept[i].kind, Kind::Figure(_)));
-        for kept in kept_figures {
-            match unmatched
-                .iter()
-                .position(|&said| self.kept[kept].kind == self.said[said].kind)
-            {
-                Some(at) => pairs.push((kept, unmatched.remove(at))),
+        for kept in figures(self.kept) {
+            let found = figure(&self.kept[kept])
+                .and_then(|value| by_value.get_mut(value))
+                .and_then(VecDeque::pop_front);
+            match found {
+                Some(said) => pairs.push((kept, said)),
                 None => lost.push(kept),
             }
         }
+        let unmatched: Vec<usize> = {
+            let mut left: Vec<usize> = by_value.into_values().flatten().collect();
+            left.sort_unstable();
+            left
+        };
         match (lost.first(), unmatched.first()) {
             (Some(&kept), Some(&said)) => Err(FactRefusal::Changed {
                 reviewed: self.shown_kept(kept),
@@ -466,13 +484,15 @@ impl Texts<'_> {
             .iter()
             .map(|(kept, _, _)| kept_around(kept))
             .collect();
+        let index = RoleIndex::new(&values, &around);
         for (i, (kept, said, role)) in values.iter().enumerate() {
             let own = &around[i];
             let now = (
                 neighbours_before(self.said, said.start, &said_slots),
                 neighbours_after(self.said, said.end, &said_slots),
             );
-            for (j, (other_kept, _, other)) in values.iter().enumerate() {
+            for j in index.candidates(&now) {
+                let (other_kept, _, other) = &values[j];
                 if !role.could_trade_with(other) {
                     continue;
                 }
@@ -508,6 +528,71 @@ impl Texts<'_> {
             Role::Words(i, _) => shown_value(self.placed[*i].filled),
         }
     }
+}
+
+/// The values that could lose their role word to another, found by word:
+/// only a value with a kept neighbour that stands by another value in the
+/// answer can have traded with it, and values alike (the same value with
+/// the same neighbours) are one. So the roles are read in time linear in
+/// the values, not quadratic.
+struct RoleIndex<'t> {
+    /// For each side (before, after): a neighbour word, and the first value
+    /// of each kind that has it there, in order.
+    by_word: [HashMap<&'t str, Vec<usize>>; 2],
+}
+
+impl<'t> RoleIndex<'t> {
+    fn new(
+        values: &[(Range<usize>, Range<usize>, Role<'_>)],
+        around: &[(Neighbours<'t>, Neighbours<'t>)],
+    ) -> Self {
+        let mut seen: HashSet<(RoleKind<'_>, (Neighbours<'t>, Neighbours<'t>))> = HashSet::new();
+        let mut by_word: [HashMap<&'t str, Vec<usize>>; 2] = Default::default();
+        for (j, (_, _, role)) in values.iter().enumerate() {
+            let kind = match role {
+                Role::Figure(figure) => RoleKind::Figure(figure),
+                Role::Words(_, words) => RoleKind::Words(words.to_lowercase()),
+            };
+            if !seen.insert((kind, around[j])) {
+                continue;
+            }
+            for (side, words) in [&around[j].0, &around[j].1].into_iter().enumerate() {
+                for word in words.iter().flatten() {
+                    let list = by_word[side].entry(*word).or_default();
+                    if list.last() != Some(&j) {
+                        list.push(j);
+                    }
+                }
+            }
+        }
+        RoleIndex { by_word }
+    }
+
+    /// The values, in order, with a kept neighbour among `now`'s on its side.
+    fn candidates(&self, now: &(Neighbours<'_>, Neighbours<'_>)) -> Vec<usize> {
+        let mut out: Vec<usize> = [&now.0, &now.1]
+            .into_iter()
+            .enumerate()
+            .flat_map(|(side, words)| {
+                words
+                    .iter()
+                    .flatten()
+                    .filter_map(move |word| self.by_word[side].get(word))
+                    .flatten()
+                    .copied()
+            })
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+}
+
+/// A value as the role index tells values alike.
+#[derive(PartialEq, Eq, Hash)]
+enum RoleKind<'f> {
+    Figure(&'f Figure),
+    Words(String),
 }
 
 /// What a value is, for telling which could trade places.

@@ -29,7 +29,7 @@ pub(crate) enum Kind<'t> {
 }
 
 /// A fact the text states in figures.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Figure {
     /// A number with its sign and what it measures (`-20 EUR`, `3 hours`,
     /// `15%`); an ordinal is its number.
@@ -56,7 +56,7 @@ pub(crate) enum Figure {
 }
 
 /// What a number measures.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Unit {
     /// A unit, currency or share by its name in the lexicon.
     Named(&'static str),

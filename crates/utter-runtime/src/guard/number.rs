@@ -12,7 +12,7 @@ const MAX_EXPONENT_DIGITS: usize = 6;
 
 /// An exact decimal: `significand × 10^exponent`, the significand without
 /// trailing zeros (zero has no sign and exponent 0).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Decimal {
     negative: bool,
     significand: Significand,
@@ -21,7 +21,7 @@ pub(crate) struct Decimal {
 
 /// The significant digits: a number while they fit 64 bits (no
 /// allocation), else their text. One form per value, so `==` compares values.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 enum Significand {
     Small(u64),
     Big(Box<str>),

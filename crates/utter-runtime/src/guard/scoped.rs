@@ -111,32 +111,17 @@ fn scoped_figures<'k>(
 
 /// The scopes by the figure's value, each with its figure and scope
 /// words as written.
-fn by_value(
+fn by_value<'k>(
     text: &str,
-    figures: Vec<(&Figure, Scoped, std::ops::Range<usize>)>,
-) -> HashMap<String, Vec<(Scoped, String)>> {
-    let mut out: HashMap<String, Vec<(Scoped, String)>> = HashMap::new();
+    figures: Vec<(&'k Figure, Scoped, std::ops::Range<usize>)>,
+) -> HashMap<&'k Figure, Vec<(Scoped, String)>> {
+    let mut out: HashMap<&Figure, Vec<(Scoped, String)>> = HashMap::new();
     for (figure, scoped, span) in figures {
-        out.entry(key(figure))
+        out.entry(figure)
             .or_default()
             .push((scoped, text[span].to_owned()));
     }
     out
-}
-
-/// A figure's value as a short key: equal for equal figures, different
-/// for different ones.
-fn key(figure: &Figure) -> String {
-    match figure {
-        Figure::Number { value, unit, per } => {
-            let unit = unit.map(|u| u.to_string()).unwrap_or_default();
-            format!("n{value}|{unit}|{}", per.unwrap_or_default())
-        }
-        Figure::Code(code) => format!("c{code}"),
-        Figure::Time(seconds) => format!("t{seconds}"),
-        Figure::Date { year, month, day } => format!("d{year:?}-{month}-{day}"),
-        Figure::AsWritten(written) => format!("w{written}"),
-    }
 }
 
 const LANGUAGES: [Spoken; 4] = [
