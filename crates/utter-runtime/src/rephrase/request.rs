@@ -2,6 +2,7 @@
 //! instructions that ask an LLM to keep the tags, and the answer checked
 //! and written back (each tag replaced by its fact in the channel's form).
 
+use std::collections::HashMap;
 use std::fmt;
 
 use super::context::{Channel, RephraseContext, Spoken};
@@ -188,12 +189,17 @@ impl RephraseRequest {
     /// Tags of one kind stay in the reviewed order: two amounts, dates or
     /// values could otherwise trade roles.
     fn roles_kept(&self, order: &[usize]) -> Result<(), FactRefusal> {
-        for (i, &a) in order.iter().enumerate() {
-            for &b in &order[i + 1..] {
-                if b < a && self.facts[a].kind == self.facts[b].kind {
-                    return Err(FactRefusal::Swapped(self.shown(a), self.shown(b)));
-                }
+        // Each kind's tags must come in increasing order: one pass, the
+        // last of each kind kept.
+        let mut last: HashMap<FactKind, usize> = HashMap::new();
+        for &at in order {
+            let kind = self.facts[at].kind;
+            if let Some(&before) = last.get(&kind)
+                && before > at
+            {
+                return Err(FactRefusal::Swapped(self.shown(before), self.shown(at)));
             }
+            last.insert(kind, at);
         }
         Ok(())
     }
