@@ -435,6 +435,37 @@ fn render_json_escapes_invisible_characters_and_reads_back() {
     assert_eq!(json(&out)["text"], text);
 }
 
+/// A request that is not UTF-8 is answered with an error on its line and
+/// the batch goes on.
+#[test]
+fn deliver_batch_answers_a_line_that_is_not_utf8_and_goes_on() {
+    use std::io::Write as _;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_utter"))
+        .args(["deliver-batch", &example()])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("utter runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin
+        .write_all(b"{\"response\": \"utter_\xff\"}\n")
+        .unwrap();
+    stdin
+        .write_all(br#"{"response": "utter_goodbye"}"#)
+        .unwrap();
+    stdin.write_all(b"\n").unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().expect("answers");
+    assert_eq!(out.status.code(), Some(0));
+    let answers: Vec<serde_json::Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(answers.len(), 2, "{answers:?}");
+    assert!(answers[0]["error"].as_str().unwrap().contains("not UTF-8"));
+    assert!(answers[1]["text"].is_string(), "{}", answers[1]);
+}
+
 #[test]
 fn render_refuses_bad_input() {
     let dir = project(
