@@ -58,7 +58,9 @@ pub struct Lints(Vec<(&'static str, Level)>);
 impl Lints {
     /// The level set for `code`, if any.
     pub fn level(&self, code: &str) -> Option<Level> {
-        self.0.iter().find(|(c, _)| *c == code).map(|(_, l)| *l)
+        // The later of two levels set for one code wins, as the duplicate
+        // key's finding says.
+        self.0.iter().rfind(|(c, _)| *c == code).map(|(_, l)| *l)
     }
 
     /// `findings` at the levels set: an allowed one dropped, the others
@@ -211,4 +213,26 @@ pub fn declared(text: &[u8]) -> Settings {
 /// readers of a folder use before it is checked (the check reports them).
 pub fn declared_dialect(text: &[u8]) -> Option<Dialect> {
     declared(text).dialect
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A code listed twice takes its later level, as the duplicate key's
+    /// finding says.
+    #[test]
+    fn a_code_listed_twice_takes_the_later_level() {
+        let code = codes::LINTABLE[0];
+        let text = format!("lints:\n  {code}: deny\n  {code}: allow\n");
+        assert_eq!(
+            declared(text.as_bytes()).lints.level(code),
+            Some(Level::Allow)
+        );
+        let text = format!("lints:\n  {code}: allow\n  {code}: deny\n");
+        assert_eq!(
+            declared(text.as_bytes()).lints.level(code),
+            Some(Level::Deny)
+        );
+    }
 }
