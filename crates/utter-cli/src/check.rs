@@ -79,8 +79,19 @@ fn check_one(
     Globals { color, .. }: Globals,
 ) -> Result<ExitCode, Fatal> {
     let (mut checked, usable) = agent.into_checked_and_usable();
-    if unset_placeholders {
-        let found = utter_compiler::analysis::placeholder_findings(&checked, &usable);
+    // Opt-in: asked for by the flag, or raised to `warn` or `deny` in
+    // utter.yml; either way at the level utter.yml sets.
+    let code = utter_compiler::diagnostics::codes::PLACEHOLDER_MAY_BE_UNSET;
+    let raised = matches!(
+        checked.lints.level(code),
+        Some(
+            utter_compiler::load::settings::Level::Warn
+                | utter_compiler::load::settings::Level::Deny
+        )
+    );
+    if unset_placeholders || raised {
+        let mut found = utter_compiler::analysis::placeholder_findings(&checked, &usable);
+        checked.lints.apply(&mut found);
         checked.findings.extend(found);
         utter_compiler::diagnostics::sort_findings(&mut checked.findings);
     }

@@ -459,5 +459,38 @@ fn check_notes_unset_placeholders_only_when_asked() {
         "{}",
         text(&human.stdout)
     );
+    // Raised in utter.yml it is checked without the flag, at that level;
+    // `allow` silences it even with the flag.
+    for (level, exit, severity) in [
+        ("deny", 1, Some("error")),
+        ("warn", 0, Some("warning")),
+        ("allow", 0, None),
+    ] {
+        std::fs::write(
+            dir.join("utter.yml"),
+            format!("lints:\n  {code}: {level}\n"),
+        )
+        .unwrap();
+        for flag in [&[][..], &["--unset-placeholders"][..]] {
+            let mut args = vec!["check", d, "--format", "json"];
+            args.extend_from_slice(flag);
+            let out = utter(&args);
+            let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            let found: Vec<&serde_json::Value> = doc["findings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|f| f["code"] == code)
+                .collect();
+            match severity {
+                Some(severity) => {
+                    assert_eq!(found.len(), 1, "{level} {flag:?}: {doc}");
+                    assert_eq!(found[0]["severity"], severity, "{level} {flag:?}: {doc}");
+                }
+                None => assert!(found.is_empty(), "{level} {flag:?}: {doc}"),
+            }
+            assert_eq!(out.status.code(), Some(exit), "{level} {flag:?}: {doc}");
+        }
+    }
     let _ = std::fs::remove_dir_all(dir);
 }
