@@ -77,12 +77,7 @@ impl<'a> Delivery<'a> {
     }
 
     fn spoken_from<E>(self, answer: Option<Result<String, E>>) -> Spoken<'a, E> {
-        let not_used = |text, error, refused| Spoken {
-            text,
-            rephrased: false,
-            error,
-            refused,
-        };
+        let unguarded = matches!(self.guard, FactGuard::Off);
         match answer {
             Some(Ok(reworded)) if !reworded.trim().is_empty() => {
                 let kept = match &self.guard {
@@ -90,17 +85,13 @@ impl<'a> Delivery<'a> {
                     FactGuard::Off => Ok(()),
                 };
                 match kept {
-                    Ok(()) => Spoken {
-                        text: Cow::Owned(reworded),
-                        rephrased: true,
-                        error: None,
-                        refused: None,
-                    },
-                    Err(refusal) => not_used(self.text, None, Some(refusal)),
+                    Ok(()) => Spoken::used(Cow::Owned(reworded), unguarded),
+                    Err(refusal) => Spoken::reviewed(self.text).refused(refusal),
                 }
             }
-            Some(Err(error)) => not_used(self.text, Some(error), None),
-            _ => not_used(self.text, None, None),
+            Some(Err(error)) => Spoken::reviewed(self.text).failed(error),
+            Some(Ok(_)) => Spoken::reviewed(self.text).blank(),
+            None => Spoken::reviewed(self.text),
         }
     }
 
@@ -212,27 +203,17 @@ impl<'a> Delivery<'a> {
         let strict = matches!(self.guard, FactGuard::On { .. });
         let asked = answer.is_some();
         let (response, wording) = (self.response, self.wording);
-        let written = || Cow::Owned(request.written_text());
-        let not_used = |error, refused| Spoken {
-            text: written(),
-            rephrased: false,
-            error,
-            refused,
-        };
+        let written = || Spoken::reviewed(Cow::Owned(request.written_text()));
         let spoken = match answer {
             Some(Ok(answer)) if !answer.trim().is_empty() => {
                 match request.write_back(&answer, strict) {
-                    Ok(text) => Spoken {
-                        text: Cow::Owned(text),
-                        rephrased: true,
-                        error: None,
-                        refused: None,
-                    },
-                    Err(refusal) => not_used(None, Some(refusal)),
+                    Ok(text) => Spoken::used(Cow::Owned(text), !strict),
+                    Err(refusal) => written().refused(refusal),
                 }
             }
-            Some(Err(error)) => not_used(Some(error), None),
-            _ => not_used(None, None),
+            Some(Err(error)) => written().failed(error),
+            Some(Ok(_)) => written().blank(),
+            None => written(),
         };
         if asked {
             record(response, wording, &spoken);
@@ -245,9 +226,11 @@ impl<'a> Delivery<'a> {
 fn record<E>(response: &str, wording: Option<crate::WordingId>, spoken: &Spoken<'_, E>) {
     let outcome = match spoken.outcome() {
         RephraseOutcome::Used => "used",
+        RephraseOutcome::UsedUnguarded => "used_unguarded",
         RephraseOutcome::Refused(_) => "refused",
         RephraseOutcome::Failed(_) => "failed",
-        RephraseOutcome::NotAsked => "blank",
+        RephraseOutcome::Blank => "blank",
+        RephraseOutcome::NotAsked => "not_asked",
     };
     crate::wording::record_rephrase(response, wording, outcome, spoken.refused.as_ref());
 }
@@ -288,6 +271,49 @@ pub struct Spoken<'a, E> {
     /// Why the fact guard refused the rephrased text (the reviewed text was
     /// used): a value or number lost, a number added, two numbers swapped.
     pub refused: Option<FactRefusal>,
+    /// The rephraser answered with blank text (the reviewed text was used).
+    pub answered_blank: bool,
+    /// The rephrased text was used with the fact guard relaxed
+    /// ([`Delivery::relax_fact_guard`]): no fact was checked.
+    pub unguarded: bool,
+}
+
+impl<'a, E> Spoken<'a, E> {
+    /// The reviewed text, not rephrased (nothing asked yet).
+    fn reviewed(text: Cow<'a, str>) -> Self {
+        Spoken {
+            text,
+            rephrased: false,
+            error: None,
+            refused: None,
+            answered_blank: false,
+            unguarded: false,
+        }
+    }
+
+    /// The rephrased text, used (`unguarded`: with the guard relaxed).
+    fn used(text: Cow<'a, str>, unguarded: bool) -> Self {
+        Spoken {
+            rephrased: true,
+            unguarded,
+            ..Spoken::reviewed(text)
+        }
+    }
+
+    fn refused(mut self, refusal: FactRefusal) -> Self {
+        self.refused = Some(refusal);
+        self
+    }
+
+    fn failed(mut self, error: E) -> Self {
+        self.error = Some(error);
+        self
+    }
+
+    fn blank(mut self) -> Self {
+        self.answered_blank = true;
+        self
+    }
 }
 
 impl<E> Spoken<'_, E> {
@@ -296,7 +322,9 @@ impl<E> Spoken<'_, E> {
         match (&self.error, &self.refused, self.rephrased) {
             (Some(error), _, _) => RephraseOutcome::Failed(error),
             (None, Some(refusal), _) => RephraseOutcome::Refused(refusal),
+            (None, None, true) if self.unguarded => RephraseOutcome::UsedUnguarded,
             (None, None, true) => RephraseOutcome::Used,
+            (None, None, false) if self.answered_blank => RephraseOutcome::Blank,
             (None, None, false) => RephraseOutcome::NotAsked,
         }
     }
@@ -304,12 +332,19 @@ impl<E> Spoken<'_, E> {
 
 /// What happened to a rephrase ([`Spoken::outcome`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum RephraseOutcome<'s, E> {
     /// Not asked: the variant does not opt in, it is a fallback, or the text
-    /// is blank (or the rephraser answered with blank text).
+    /// is blank.
     NotAsked,
+    /// Asked, and the rephraser answered with blank text: the reviewed text
+    /// was delivered.
+    Blank,
     /// The rephrased text was delivered.
     Used,
+    /// The rephrased text was delivered with the fact guard relaxed: no
+    /// fact was checked.
+    UsedUnguarded,
     /// The fact guard refused the rephrased text: the reviewed one was delivered.
     Refused(&'s FactRefusal),
     /// The rephraser failed: the reviewed text was delivered.
@@ -430,7 +465,8 @@ mod tests {
         assert!(spoken.rephrased && spoken.refused.is_none(), "{spoken:?}");
         let spoken = shipping().relax_fact_guard().speak(&mut { wrong });
         assert_eq!(spoken.text, "Your card ending 4224 ships soon.");
-        assert_eq!(spoken.outcome(), RephraseOutcome::Used);
+        // Relaxed, said so: the audit tells an unchecked rephrase apart.
+        assert_eq!(spoken.outcome(), RephraseOutcome::UsedUnguarded);
         let spoken = delivery("hi", false).speak(&mut { wrong });
         assert_eq!(spoken.outcome(), RephraseOutcome::NotAsked);
     }
@@ -458,6 +494,15 @@ mod tests {
         let mut blank = |_: &str| -> Result<String, &'static str> { Ok(" \n".into()) };
         let spoken = delivery("hi", true).speak(&mut blank);
         assert_eq!((spoken.text.as_ref(), spoken.rephrased), ("hi", false));
+        // A blank answer is its own outcome, not "not asked".
+        assert_eq!(spoken.outcome(), RephraseOutcome::Blank);
+        let spoken =
+            delivery("hi", true).speak_tagged_with(|_| " ".into(), &RephraseContext::default());
+        assert_eq!(spoken.outcome(), RephraseOutcome::Blank);
+        let spoken = delivery("Fee: $5.", true)
+            .relax_fact_guard()
+            .speak_tagged_with(|_| "It costs <f1/>.".into(), &RephraseContext::default());
+        assert_eq!(spoken.outcome(), RephraseOutcome::UsedUnguarded);
         let mut failing = |_: &str| -> Result<String, &'static str> { Err("timeout") };
         let spoken = delivery("hi", true).speak(&mut failing);
         assert_eq!(spoken.text, "hi");

@@ -179,6 +179,10 @@ fn each_rephrase_says_what_happened() {
     let events = captured(|| {
         delivery(true).speak_with(|_| "No fee applies".to_owned());
         delivery(true).speak_with(|_| "You pay 7.5".to_owned());
+        delivery(true).speak_with(|_| "  ".to_owned());
+        delivery(true)
+            .relax_fact_guard()
+            .speak_with(|_| "No fee".to_owned());
         delivery(false).speak_with(|_| "ignored".to_owned());
     });
     let outcomes: Vec<(&str, Option<&str>, &str)> = events
@@ -200,6 +204,8 @@ fn each_rephrase_says_what_happened() {
                 "0000000000000009"
             ),
             ("used", None, "0000000000000009"),
+            ("blank", None, "0000000000000009"),
+            ("used_unguarded", None, "0000000000000009"),
         ]
     );
 }
