@@ -91,9 +91,14 @@ pub fn human(registry: &Registry, index: usize, view: Option<&str>) -> String {
             Some(words) => format!("`{}`\n    in words: {}", data(c), data(&words)),
             None => format!("`{}`", data(c)),
         });
-        let rephrase = if v.rephrase { " (rephrased)" } else { "" };
+        // Its own line: appended to the condition it read as part of it.
+        let rephrase = if v.rephrase {
+            "    rephrased (metadata.rephrase)\n"
+        } else {
+            ""
+        };
         out.push_str(&format!(
-            "\n  variant {} {when}{rephrase}\n    wording id {}\n    {}\n",
+            "\n  variant {} {when}\n{rephrase}    wording id {}\n    {}\n",
             v.index,
             v.wording,
             data(&v.verdict())

@@ -466,6 +466,43 @@ fn deliver_batch_answers_a_line_that_is_not_utf8_and_goes_on() {
     assert!(answers[1]["text"].is_string(), "{}", answers[1]);
 }
 
+/// `explain` marks a rephrased variant on a line of its own, never on the
+/// condition's line (where it read as part of the condition).
+#[test]
+fn explain_marks_a_rephrased_variant_on_its_own_line() {
+    let dir = project(
+        "explain-rephrased",
+        &[
+            ("memory.yml", "vip:\n  type: bool\n"),
+            (
+                "responses.yml",
+                "responses:\n  utter_hi:\n    - text: Welcome back!\n      condition: session.project.vip\n      metadata:\n        rephrase: true\n    - text: Hello.\n",
+            ),
+        ],
+    );
+    let out = utter(&["explain", dir.to_str().unwrap(), "utter_hi"]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let lines: Vec<&str> = text.lines().collect();
+    let condition = lines
+        .iter()
+        .position(|l| l.starts_with("  variant 0 if `session.project.vip`"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(!lines[condition].contains("rephrased"), "{text}");
+    assert!(
+        lines[condition..]
+            .iter()
+            .take(4)
+            .any(|l| *l == "    rephrased (metadata.rephrase)"),
+        "{text}"
+    );
+    assert_eq!(
+        text.matches("rephrased (metadata.rephrase)").count(),
+        1,
+        "{text}"
+    );
+}
+
 #[test]
 fn render_refuses_bad_input() {
     let dir = project(
