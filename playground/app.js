@@ -369,7 +369,9 @@ function render() {
   const response = $("response").value;
   if (!response) return;
   const skill = $("skill").value || null;
-  const answer = ask(request("render", { response, skill, memory: state.memory }));
+  const channel = $("channel").value;
+  const language = $("language").value.trim() || null;
+  const answer = ask(request("render", { response, skill, memory: state.memory, channel, language }));
   const note = $("memory-note");
   note.className = "";
   note.textContent = "";
@@ -615,6 +617,9 @@ async function main() {
     saveSoon();
     render();
   });
+  // The channel and language a delivery is spoken in (voice: facts in words).
+  $("channel").addEventListener("change", render);
+  $("language").addEventListener("input", render);
   for (const tab of document.querySelectorAll('[role="tab"]')) {
     tab.addEventListener("click", () => showPanel(tab));
   }

@@ -211,6 +211,16 @@ test("the playground: a typo is found at its line, fixing it removes it, render 
   for (const line of await page.locator("#analysis li").allTextContents()) {
     assert.match(line, /^(if .+|default|without condition)( \(rephrased\))?, wording id [0-9a-f]{16}: (delivered when|never delivered|not analysed): /);
   }
+  // Voice, in the conversation's language: the facts in words.
+  await page.selectOption("#channel", "voice");
+  assert.equal(await page.locator("#delivered").textContent(), "A fee of seven dollars and fifty cents applies for a lost card.");
+  await page.fill("#language", "de");
+  assert.equal(await page.locator("#delivered").textContent(), "A fee of sieben Dollar und fünfzig Cent applies for a lost card.");
+  await page.fill("#language", "x y");
+  assert.match(await page.locator("#memory-note").textContent(), /not a BCP 47 language tag/);
+  await page.fill("#language", "");
+  await page.selectOption("#channel", "text");
+  assert.equal(await page.locator("#delivered").textContent(), "A fee of $7.5 applies for a lost card.");
   await page.fill("#memory", '{"card_replace": {"replacement_reason": "stolen"}}');
   assert.equal(await page.locator("#delivered").textContent(), "No fee for cards reported stolen.");
   await page.fill("#memory", '{"card_replace": {"replacement_reason": 3}}');

@@ -152,8 +152,16 @@ fn render(agent: &Agent, request: &Json) -> Result<Json, String> {
         }
         Err(e) => return Err(e.to_string()),
     };
+    let mut delivery = answer.delivery;
+    if let Some(context) = context(request)? {
+        // The facts in the channel's form and language, as utter writes
+        // them back into a rephrase (`utter render --channel --lang`).
+        if !delivery.fallback {
+            delivery.text = delivery.rephrase_request(&context).written_text().into();
+        }
+    }
     let mut json = json!({
-        "delivery": serde_json::to_value(&answer.delivery).map_err(|e| e.to_string())?,
+        "delivery": serde_json::to_value(&delivery).map_err(|e| e.to_string())?,
         "why": answer.explanation.map(|why| why.to_string()),
     });
     json["memory_warnings"] = (answer.not_stored.undeclared.iter())
@@ -169,6 +177,34 @@ fn render(agent: &Agent, request: &Json) -> Result<Json, String> {
         json["analysis"] = analysis(registry, index, skill);
     }
     Ok(json)
+}
+
+/// The delivery context a render request asks for: `channel` (`text` or
+/// `voice`) and `language` (a BCP 47 tag; the reviewed text is taken as
+/// English, the default of an agent that declares no language); `None` for
+/// English text, delivered as reviewed.
+fn context(request: &Json) -> Result<Option<utter::RephraseContext>, String> {
+    let channel = match request["channel"].as_str().unwrap_or("text") {
+        "text" => utter::Channel::Text,
+        "voice" => utter::Channel::Voice,
+        other => return Err(format!("channel `{other}`: `text` or `voice`")),
+    };
+    let language = match request["language"].as_str().map(str::trim) {
+        None | Some("") => "en",
+        Some(tag) if utter_compiler::load::agent_yml::is_language_tag(tag) => tag,
+        Some(tag) => {
+            return Err(format!(
+                "`{tag}` is not a BCP 47 language tag such as `en` or `de-CH`"
+            ));
+        }
+    };
+    let language = utter::Language::new(language.to_owned());
+    if channel == utter::Channel::Text && language.primary() == "en" {
+        return Ok(None);
+    }
+    let mut context = utter::RephraseContext::text(language).reviewed_in(utter::Language::ENGLISH);
+    context.channel = channel;
+    Ok(Some(context))
 }
 
 /// The variant analysis of one response (what `utter explain` says), in

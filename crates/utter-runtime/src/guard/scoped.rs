@@ -4,7 +4,7 @@
 //! reader does not read as its unit (`5 GB`, `CA$25`, `$25 CAD`). Each
 //! figure of the reviewed text must keep them in the rephrased one.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::figure::{Figure, Kind, Token, Unit};
 use super::languages::{
@@ -29,8 +29,13 @@ pub(super) fn scopes_kept(
     (reviewed, kept): (&str, &[Token]),
     (answer, said): (&str, &[Token]),
 ) -> Result<(), FactRefusal> {
-    let (kept_figures, said_figures) =
-        (scoped_figures(reviewed, kept), scoped_figures(answer, said));
+    let (kept_figures, said_figures) = {
+        let acronyms = acronyms_of(&[reviewed, answer]);
+        (
+            scoped_figures(reviewed, kept, &acronyms),
+            scoped_figures(answer, said, &acronyms),
+        )
+    };
     // Most texts scope no figure: then neither text can differ.
     let trivial = |figures: &[(&Figure, Scoped, std::ops::Range<usize>)]| {
         figures
@@ -82,6 +87,7 @@ pub(super) fn scopes_kept(
 fn scoped_figures<'k>(
     text: &str,
     tokens: &'k [Token],
+    acronyms: &HashSet<String>,
 ) -> Vec<(&'k Figure, Scoped, std::ops::Range<usize>)> {
     let mut out = Vec::new();
     for token in tokens {
@@ -94,7 +100,7 @@ fn scoped_figures<'k>(
         let span = &token.span;
         let before = scope_before_any(text, span.start);
         let after = scope_after_any(text, span.end);
-        let noun = noun(text, span.clone(), figure);
+        let noun = noun(text, span.clone(), figure, acronyms);
         let start = before.map_or(span.start, |(at, _)| at);
         let end = after.map_or(span.end, |(at, _)| at);
         let mut bounds: Vec<u8> = [before, after]
@@ -178,7 +184,32 @@ fn canonical(scope: Scope) -> u8 {
 /// as its unit: a qualifier before a unit word (`business` in `5 business
 /// days`), an acronym after it (`GB`, `CAD`), or letters written against a
 /// currency sign before it (`CA` in `CA$25`).
-fn noun(text: &str, span: std::ops::Range<usize>, figure: &Figure) -> Option<String> {
+/// The words either text writes as an acronym (`GB`, `CAD`), lowercase:
+/// a text in capitals throughout writes none (its every word would pass for
+/// one), so `1 TO 5` shouted is `1 to 5`.
+fn acronyms_of(texts: &[&str]) -> HashSet<String> {
+    let mut out = HashSet::new();
+    for text in texts {
+        if !text.chars().any(char::is_lowercase) {
+            continue;
+        }
+        for word in text.split(|c: char| !c.is_ascii_alphabetic()) {
+            if (2..=5).contains(&word.len())
+                && word.chars().filter(char::is_ascii_uppercase).count() >= 2
+            {
+                out.insert(word.to_ascii_lowercase());
+            }
+        }
+    }
+    out
+}
+
+fn noun(
+    text: &str,
+    span: std::ops::Range<usize>,
+    figure: &Figure,
+    acronyms: &HashSet<String>,
+) -> Option<String> {
     let Figure::Number { unit, .. } = figure else {
         return None;
     };
@@ -205,11 +236,10 @@ fn noun(text: &str, span: std::ops::Range<usize>, figure: &Figure) -> Option<Str
     // An acronym the reader took in with the figure (`$25 CAD`).
     let written = &text[span.clone()];
     if let Some((_, last)) = written.rsplit_once(' ')
-        && last.len() >= 2
-        && last.chars().all(|c| c.is_ascii_uppercase())
+        && acronyms.contains(&last.to_ascii_lowercase())
         && !own_code(last)
     {
-        return Some(last.to_owned());
+        return Some(last.to_ascii_lowercase());
     }
     let rest = &text[span.end..];
     let words: Vec<&str> = rest
@@ -219,11 +249,9 @@ fn noun(text: &str, span: std::ops::Range<usize>, figure: &Figure) -> Option<Str
         .collect();
     let first = *words.first()?;
     let gap_ok = rest.len() - rest.trim_start().len() <= 1;
-    let acronym = (2..=5).contains(&first.len())
-        && first.chars().all(|c| c.is_ascii_alphabetic())
-        && first.chars().filter(char::is_ascii_uppercase).count() >= 2;
+    let acronym = acronyms.contains(&first.to_ascii_lowercase());
     if gap_ok && acronym && !own_code(first) {
-        return Some(first.to_owned());
+        return Some(first.to_ascii_lowercase());
     }
     let unitless = matches!(
         figure,
