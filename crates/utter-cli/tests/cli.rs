@@ -31,6 +31,27 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// `deliver-batch` on the example agent fed `input`: its exit code and its
+/// answers, one JSON value a line.
+fn deliver_batch(input: &[u8]) -> (Option<i32>, Vec<serde_json::Value>) {
+    use std::io::Write as _;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_utter"))
+        .args(["deliver-batch", &example()])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("utter runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(input).unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().expect("answers");
+    let answers = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    (out.status.code(), answers)
+}
+
 /// A temporary project folder holding `files`; a skill folder without a
 /// `skill.md` gets a minimal one (a skill needs one to load).
 fn project(name: &str, files: &[(&str, &str)]) -> PathBuf {
@@ -222,30 +243,14 @@ fn render_delivers_text_and_json() {
 /// engine leaves it out), where `render` refuses the document.
 #[test]
 fn deliver_batch_answers_each_line_and_lists_refused_values() {
-    use std::io::Write as _;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_utter"))
-        .args(["deliver-batch", &example()])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("utter runs");
     let requests = [
         r#"{"response": "utter_card_replacement_fee", "skill": "card_replace", "memory": {"card_replace": {"replacement_reason": "lost", "replacement_fee": "seven"}, "project": {"customer_nam": "Ada"}}}"#,
         r#"{"response": "utter_card_replacement_fee", "skill": "card_replace", "memory": {"card_replace": {"replacement_reason": "lost", "replacement_fee": 7.5}}}"#,
         r#"{"response": "utter_goodbye", "skill": "card_replac"}"#,
         "not json",
     ];
-    let mut stdin = child.stdin.take().expect("stdin");
-    stdin
-        .write_all((requests.join("\n") + "\n").as_bytes())
-        .unwrap();
-    drop(stdin);
-    let out = child.wait_with_output().expect("answers");
-    assert_eq!(out.status.code(), Some(0));
-    let answers: Vec<serde_json::Value> = stdout(&out)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let (code, answers) = deliver_batch((requests.join("\n") + "\n").as_bytes());
+    assert_eq!(code, Some(0));
     assert_eq!(answers.len(), 4);
     // The fee `seven` is left out: the variant without a fee is delivered.
     assert_eq!(
@@ -364,13 +369,6 @@ fn render_speaks_facts_in_the_channel_and_language_asked() {
         stderr(&out)
     );
     // deliver-batch takes the same context per request.
-    use std::io::Write as _;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_utter"))
-        .args(["deliver-batch", &example()])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("utter runs");
     let memory =
         r#""memory": {"card_replace": {"replacement_reason": "lost", "replacement_fee": 7.5}}"#;
     let requests = [
@@ -384,16 +382,7 @@ fn render_speaks_facts_in_the_channel_and_language_asked() {
             r#"{{"response": "utter_card_replacement_fee", "skill": "card_replace", {memory}, "language": "1"}}"#
         ),
     ];
-    let mut stdin = child.stdin.take().expect("stdin");
-    stdin
-        .write_all((requests.join("\n") + "\n").as_bytes())
-        .unwrap();
-    drop(stdin);
-    let out = child.wait_with_output().expect("answers");
-    let answers: Vec<serde_json::Value> = stdout(&out)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let (_, answers) = deliver_batch((requests.join("\n") + "\n").as_bytes());
     assert_eq!(
         answers[0]["text"],
         "A fee of siete dólares con cincuenta centavos applies for lost-card replacement."
@@ -439,28 +428,9 @@ fn render_json_escapes_invisible_characters_and_reads_back() {
 /// the batch goes on.
 #[test]
 fn deliver_batch_answers_a_line_that_is_not_utf8_and_goes_on() {
-    use std::io::Write as _;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_utter"))
-        .args(["deliver-batch", &example()])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("utter runs");
-    let mut stdin = child.stdin.take().expect("stdin");
-    stdin
-        .write_all(b"{\"response\": \"utter_\xff\"}\n")
-        .unwrap();
-    stdin
-        .write_all(br#"{"response": "utter_goodbye"}"#)
-        .unwrap();
-    stdin.write_all(b"\n").unwrap();
-    drop(stdin);
-    let out = child.wait_with_output().expect("answers");
-    assert_eq!(out.status.code(), Some(0));
-    let answers: Vec<serde_json::Value> = stdout(&out)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let (code, answers) =
+        deliver_batch(b"{\"response\": \"utter_\xff\"}\n{\"response\": \"utter_goodbye\"}\n");
+    assert_eq!(code, Some(0));
     assert_eq!(answers.len(), 2, "{answers:?}");
     assert!(answers[0]["error"].as_str().unwrap().contains("not UTF-8"));
     assert!(answers[1]["text"].is_string(), "{}", answers[1]);
