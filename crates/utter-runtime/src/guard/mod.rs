@@ -102,6 +102,15 @@ pub struct Filled {
 /// How `Debug` writes a personal value (`pii: true`): never the value.
 pub(crate) const HIDDEN: &str = "<personal, hidden>";
 
+/// A personal value as `Debug` writes it: [`HIDDEN`].
+pub(crate) struct Hidden;
+
+impl fmt::Debug for Hidden {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(HIDDEN)
+    }
+}
+
 /// An optional personal value as `Debug` writes it: `None`, or
 /// `Some(<personal, hidden>)`. The generated memory's `Debug` writes each
 /// `pii: true` entry so.
@@ -110,10 +119,7 @@ pub struct Personal<'a, T>(pub &'a Option<T>);
 impl<T> fmt::Debug for Personal<'_, T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.0 {
-            Some(_) => f
-                .debug_tuple("Some")
-                .field(&format_args!("{HIDDEN}"))
-                .finish(),
+            Some(_) => f.debug_tuple("Some").field(&Hidden).finish(),
             None => f.write_str("None"),
         }
     }
@@ -121,11 +127,7 @@ impl<T> fmt::Debug for Personal<'_, T> {
 
 impl fmt::Debug for Filled {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let value: &dyn fmt::Debug = if self.pii {
-            &format_args!("{HIDDEN}")
-        } else {
-            &self.value
-        };
+        let value: &dyn fmt::Debug = if self.pii { &Hidden } else { &self.value };
         f.debug_struct("Filled")
             .field("entry", &self.entry)
             .field("value", value)

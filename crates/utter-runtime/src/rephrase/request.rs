@@ -36,7 +36,7 @@ pub struct TaggedFact {
 
 impl fmt::Debug for TaggedFact {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let hidden = format_args!("{}", crate::guard::HIDDEN);
+        let hidden = crate::guard::Hidden;
         let (reviewed, written): (&dyn fmt::Debug, &dyn fmt::Debug) = if self.pii {
             (&hidden, &hidden)
         } else {
